@@ -1,0 +1,55 @@
+// gpumemsim: command-line entry point. Dispatches to one subcommand; the only place that
+// catches errors, logs them and turns them into an exit status.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/error.h"
+#include "tools/cli/commands.h"
+
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: gpumemsim <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run      replay traces and report per-instruction memory statistics\n"
+    "  gen      write a synthetic trace for a named access pattern\n"
+    "  convert  convert a trace between wtrace text, zstd text and native binary (.gmt)\n"
+    "  info     summarise a trace (kernels, records, operations)\n"
+    "\n"
+    "'gpumemsim <command> --help' describes each command's options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  spdlog::set_default_logger(spdlog::stderr_color_st("gpumemsim"));
+  spdlog::set_pattern("gpumemsim: %^%l%$: %v");
+  if (argc < 2) {
+    std::fputs(kUsage.data(), stderr);
+    return 2;
+  }
+  const std::string_view command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::fputs(kUsage.data(), stdout);
+    return 0;
+  }
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    if (command == "run") return gms::cli::cmd_run(args);
+    if (command == "gen") return gms::cli::cmd_gen(args);
+    if (command == "convert") return gms::cli::cmd_convert(args);
+    if (command == "info") return gms::cli::cmd_info(args);
+    spdlog::error("unknown command '{}'", command);
+    std::fputs(kUsage.data(), stderr);
+    return 2;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return 1;
+  }
+}
