@@ -1,7 +1,69 @@
-// Placeholder until the subcommand lands.
+// gpumemsim convert: turn a trace into another format (text, zstd text, native binary).
+#include <filesystem>
+#include <vector>
+
 #include "sim/error.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/options.h"
+#include "trace/formats.h"
 
 namespace gms::cli {
-int cmd_convert(const std::vector<std::string>&) { fail("'convert' is not implemented yet"); }
+
+namespace {
+
+/// Copies every kernel and record of `in` to `out`, in batches.
+void copy_trace(trace::TraceReader& in, trace::TraceWriter& out) {
+  std::vector<WarpInstr> batch(4096);
+  KernelInfo kernel;
+  while (in.next_kernel(kernel)) {
+    out.begin_kernel(kernel);
+    while (const std::size_t n = in.read(batch)) out.write(std::span(batch).first(n));
+  }
+  out.finish();
+}
+
+}  // namespace
+
+int cmd_convert(const std::vector<std::string>& args) {
+  po::options_description visible("options");
+  po::options_description hidden;
+  hidden.add_options()("in", po::value<std::string>()->required(), "input trace")(
+      "out", po::value<std::string>()->required(), "output trace");
+  po::positional_options_description positional;
+  positional.add("in", 1).add("out", 1);
+  po::variables_map vm;
+  if (!parse_args(args,
+                  "usage: gpumemsim convert IN OUT\n"
+                  "Converts a trace losslessly; formats by extension: .wtrace (text), .wtrace.zst\n"
+                  "(zstd text), .gmt (native binary). IN may be -, for standard input, and OUT -\n"
+                  "for text on standard output. The input format is detected from its content.",
+                  visible, hidden, positional, vm))
+    return 0;
+  const std::string in_path = vm["in"].as<std::string>();
+  const std::string out_path = vm["out"].as<std::string>();
+  auto reader = trace::open_trace_reader(in_path);
+
+  if (out_path == "-") {
+    auto writer = trace::open_trace_writer(out_path);
+    copy_trace(*reader, *writer);
+    return 0;
+  }
+  // Write beside the target under a temporary name that keeps the extension, then rename, so an
+  // error in the input never leaves a partial output file.
+  const std::filesystem::path target(out_path);
+  const std::filesystem::path tmp = target.parent_path() / (".partial-" + target.filename().string());
+  try {
+    auto writer = trace::open_trace_writer(tmp.string());
+    copy_trace(*reader, *writer);
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, target, ec);
+  if (ec) fail("{}: cannot write ({})", out_path, ec.message());
+  return 0;
+}
+
 }  // namespace gms::cli

@@ -1,0 +1,106 @@
+#include "sim/coalescer.h"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+namespace gms {
+
+namespace detail {
+
+int sorted_lane_starts(const WarpInstr& w, std::array<Addr, kWarpSize>& starts) {
+  int n = 0;
+  for (LaneMask m = w.mask; m != 0; m &= m - 1) starts[n++] = w.addr[std::countr_zero(m)];
+  // Strided records are already ordered (descending for a negative stride); list records are
+  // usually ordered too, so check before sorting.
+  if (w.strided && w.stride < 0) {
+    std::reverse(starts.begin(), starts.begin() + n);
+  } else if (!std::is_sorted(starts.begin(), starts.begin() + n)) {
+    std::sort(starts.begin(), starts.begin() + n);
+  }
+  return n;
+}
+
+}  // namespace detail
+
+namespace {
+
+/// Counts distinct aligned blocks of 2^shift bytes over a sequence of disjoint, increasing
+/// byte intervals (inclusive ends).
+struct BlockCounter {
+  unsigned shift;
+  Addr last_block = std::numeric_limits<Addr>::max();
+  std::uint32_t count = 0;
+
+  void add(Addr first_byte, Addr last_byte) {
+    const Addr first = first_byte >> shift;
+    const Addr last = last_byte >> shift;
+    count += static_cast<std::uint32_t>(last - first + 1);
+    if (first == last_block) --count;  // shared with the previous interval's last block
+    last_block = last;
+  }
+};
+
+}  // namespace
+
+Coalescer::Coalescer(const CoalescerConfig& cfg) : cfg_(cfg) {}
+
+void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
+  std::array<Addr, kWarpSize> starts;
+  const int n = detail::sorted_lane_starts(w, starts);
+  const Addr size = w.size;
+
+  out.segment_bytes = segment_bytes(w.op);
+  out.active_threads = static_cast<std::uint32_t>(n);
+  out.bytes_requested = static_cast<std::uint32_t>(n * size);
+  out.bytes_distinct = 0;
+
+  BlockCounter sectors{std::countr_zero(kSectorBytes)};
+  BlockCounter segments{static_cast<unsigned>(std::countr_zero(out.segment_bytes))};
+  BlockCounter lines{std::countr_zero(kLineBytes)};
+  std::uint32_t line_count = 0;
+
+  // Walk the lanes in address order, merging overlapping or adjacent byte ranges; each merged
+  // range [lo, hi] is counted once, so broadcasts and duplicates cost nothing extra.
+  auto flush = [&](Addr lo, Addr hi) {
+    out.bytes_distinct += static_cast<std::uint32_t>(hi - lo + 1);
+    sectors.add(lo, hi);
+    segments.add(lo, hi);
+    lines.add(lo, hi);
+    for (Addr line = lo & ~Addr{kLineBytes - 1};; line += kLineBytes) {
+      const Addr from = std::max(lo, line);
+      const Addr to = std::min(hi, line + kLineBytes - 1);
+      const unsigned s0 = static_cast<unsigned>((from - line) / kSectorBytes);
+      const unsigned s1 = static_cast<unsigned>((to - line) / kSectorBytes);
+      const auto mask = static_cast<std::uint8_t>(((2u << s1) - 1) & ~((1u << s0) - 1));
+      if (line_count > 0 && out.line_list[line_count - 1].line_addr == line) {
+        out.line_list[line_count - 1].sector_mask |= mask;
+      } else {
+        out.line_list[line_count++] = {line, mask};
+      }
+      if (to == hi) break;
+    }
+  };
+
+  // Inclusive ends; an access that would run past the top of the address space is clipped.
+  auto last_byte = [size](Addr a) {
+    return a > std::numeric_limits<Addr>::max() - (size - 1) ? std::numeric_limits<Addr>::max()
+                                                              : a + size - 1;
+  };
+  Addr lo = starts[0], hi = last_byte(starts[0]);
+  for (int i = 1; i < n; ++i) {
+    const Addr s = starts[i];
+    if (hi != std::numeric_limits<Addr>::max() && s > hi + 1) {
+      flush(lo, hi);
+      lo = s;
+    }
+    hi = std::max(hi, last_byte(s));
+  }
+  flush(lo, hi);
+
+  out.sectors = sectors.count;
+  out.transactions = segments.count;
+  out.lines = lines.count;
+}
+
+}  // namespace gms

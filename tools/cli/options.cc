@@ -1,0 +1,50 @@
+#include "tools/cli/options.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "sim/error.h"
+
+namespace gms::cli {
+
+bool parse_args(const std::vector<std::string>& args, const std::string& usage,
+                const po::options_description& visible, const po::options_description& hidden,
+                const po::positional_options_description& positional, po::variables_map& vm) {
+  po::options_description all;
+  all.add(visible).add(hidden);
+  all.add_options()("help,h", "show this help");
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    if (vm.count("help")) {
+      std::cout << usage << "\n\n" << visible << "  -h [ --help ]          show this help\n";
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    fail("{} (see --help)", e.what());
+  }
+  return true;
+}
+
+void write_output(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return;
+  }
+  const std::string tmp = path + ".partial";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) fail("{}: cannot open for writing", path);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();
+    if (!out) fail("{}: write failed", path);
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) fail("{}: cannot write ({})", path, ec.message());
+}
+
+}  // namespace gms::cli

@@ -1,0 +1,24 @@
+#pragma once
+/// Shared command-line plumbing for the subcommands: parsing with Boost.Program_options, --help,
+/// and writing an output file only once the whole result exists (no partial output on error).
+
+#include <boost/program_options.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gms::cli {
+
+namespace po = boost::program_options;
+
+/// Parses `args` against `visible` options plus `positional` ones. Returns false when --help
+/// was given (after printing `usage` and the options to stdout). Option errors throw SimError.
+bool parse_args(const std::vector<std::string>& args, const std::string& usage,
+                const po::options_description& visible, const po::options_description& hidden,
+                const po::positional_options_description& positional, po::variables_map& vm);
+
+/// Writes `text` to `path` ("-" = standard output); a file is written to a temporary name and
+/// renamed, so a failure never leaves a partial file behind.
+void write_output(const std::string& path, const std::string& text);
+
+}  // namespace gms::cli
