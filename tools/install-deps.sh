@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs everything gpumemsim needs to build, test and benchmark on Debian 12.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libboost-program-options-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
+  libzstd-dev zstd nlohmann-json3-dev libbenchmark-dev python3
+)
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${packages[@]}"
