@@ -1,0 +1,55 @@
+#pragma once
+/// Runs the gpumemsim binary as a user would and captures its exit status and output.
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tests/test_paths.h"
+
+namespace gms::test {
+
+struct CliResult {
+  int status = -1;
+  std::string out, err;
+};
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A fresh temporary directory, removed when the object goes away.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    path = std::filesystem::temp_directory_path() /
+           ("gms-test-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+/// Runs `gpumemsim ARGS` through the shell (ARGS is a shell fragment, so it may redirect input).
+inline CliResult run_cli(const std::string& args) {
+  TempDir tmp;
+  const std::string cmd = cli_path() + " " + args + " >" + tmp.file("out") + " 2>" + tmp.file("err");
+  const int raw = std::system(cmd.c_str());
+  CliResult r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  r.out = slurp(tmp.file("out"));
+  r.err = slurp(tmp.file("err"));
+  return r;
+}
+
+}  // namespace gms::test
