@@ -1,0 +1,207 @@
+#include "trace/binary_reader.h"
+
+#include <zstd.h>
+
+#include <cstring>
+#include <string>
+
+#include "sim/error.h"
+
+namespace gms::trace {
+
+using detail::get_varint;
+using detail::unzigzag;
+
+namespace {
+constexpr std::size_t kPadBytes = kGmtMaxRecordBytes + 16;  // zeros after each raw block
+}  // namespace
+
+BinaryReader::BinaryReader(std::unique_ptr<InputStream> in) : in_(std::move(in)) {
+  GmtFileHeader h{};
+  std::size_t n = read_exact(&h, sizeof h);
+  if (n < sizeof h || std::memcmp(h.magic, kGmtMagic, sizeof h.magic) != 0)
+    fail("{}: not a .gmt trace (bad magic at byte offset 0)", in_->name());
+  if (h.version != kGmtVersion)
+    fail("{}: unsupported .gmt version {} (reads {})", in_->name(), h.version, kGmtVersion);
+  zstd_ = ZSTD_createDCtx();
+  if (!zstd_) fail("{}: cannot create a zstd decompression context", in_->name());
+  raw_.resize(kPadBytes);
+  pos_ = end_ = raw_.data();
+}
+
+BinaryReader::~BinaryReader() {
+  ZSTD_freeDCtx(zstd_);
+}
+
+std::size_t BinaryReader::read_exact(void* dst, std::size_t n) {
+  std::size_t got = in_->read(dst, n);
+  offset_ += got;
+  return got;
+}
+
+void BinaryReader::corrupt(const char* what) const {
+  fail("{}: corrupt block {} at byte offset {}: {} (after {} records)", in_->name(), block_index_,
+       block_offset_, what, record_index_);
+}
+
+bool BinaryReader::load_block() {
+  if (at_end_) return false;
+  if (block_index_ > 0 &&
+      (block_records_ != block_.record_count || block_kernels_ != block_.kernel_count))
+    corrupt("item counts differ from the block header");
+  block_offset_ = offset_;
+  ++block_index_;
+  std::size_t n = read_exact(&block_, sizeof block_);
+  if (n == 0)
+    fail("{}: truncated: no end block after block {} (byte offset {})", in_->name(),
+         block_index_ - 1, offset_);
+  if (n < sizeof block_)
+    fail("{}: truncated block header of block {} at byte offset {}", in_->name(), block_index_,
+         block_offset_);
+  if (block_.is_end()) {
+    char extra;
+    if (read_exact(&extra, 1) != 0)
+      fail("{}: unexpected data after the end block at byte offset {}", in_->name(), offset_ - 1);
+    at_end_ = true;
+    pos_ = end_ = raw_.data();
+    return false;
+  }
+  if (block_.raw_bytes == 0 || block_.raw_bytes > kGmtMaxRawBytes ||
+      block_.compressed_bytes > ZSTD_compressBound(block_.raw_bytes))
+    corrupt("implausible block header");
+  packed_.resize(block_.compressed_bytes);
+  n = read_exact(packed_.data(), packed_.size());
+  if (n < packed_.size())
+    fail("{}: truncated block {} at byte offset {}: {} of {} compressed bytes present", in_->name(),
+         block_index_, block_offset_, n, packed_.size());
+  if (raw_.size() < block_.raw_bytes + kPadBytes) raw_.resize(block_.raw_bytes + kPadBytes);
+  std::size_t r =
+      ZSTD_decompressDCtx(zstd_, raw_.data(), block_.raw_bytes, packed_.data(), packed_.size());
+  if (ZSTD_isError(r)) corrupt(ZSTD_getErrorName(r));
+  if (r != block_.raw_bytes) corrupt("decompressed size differs from the block header");
+  std::memset(raw_.data() + block_.raw_bytes, 0, kPadBytes);
+  pos_ = raw_.data();
+  end_ = raw_.data() + block_.raw_bytes;
+  block_records_ = block_kernels_ = 0;
+  prev_sm1_ = prev_cta_ = prev_warp_ = 0;
+  slot_.fill(0);
+  return true;
+}
+
+void BinaryReader::decode_kernel(KernelInfo& k) {
+  ++pos_;  // tag
+  auto var = [&] {
+    std::uint64_t v = get_varint(pos_, bad_);
+    if (bad_ || pos_ > end_) corrupt("bad kernel item");
+    return v;
+  };
+  auto u32 = [&] {
+    std::uint64_t v = var();
+    if (v > 0xffffffffu) corrupt("bad kernel item");
+    return static_cast<std::uint32_t>(v);
+  };
+  auto str = [&](std::string& s) {
+    std::uint64_t len = var();
+    if (len > static_cast<std::uint64_t>(end_ - pos_)) corrupt("bad kernel item");
+    s.assign(reinterpret_cast<const char*>(pos_), len);
+    pos_ += len;
+  };
+  k = KernelInfo{};
+  k.id = u32();
+  str(k.name);
+  k.grid = Dim3{u32(), u32(), u32()};
+  k.block = Dim3{u32(), u32(), u32()};
+  k.shmem_bytes = var();
+  k.regs = u32();
+  k.flops = var();
+  str(k.arch);
+  std::uint64_t n = var();
+  if (n > static_cast<std::uint64_t>(end_ - pos_)) corrupt("bad kernel item");
+  k.params.resize(n);
+  for (auto& [key, value] : k.params) {
+    str(key);
+    str(value);
+  }
+  ++block_kernels_;
+}
+
+void BinaryReader::decode_record(WarpInstr& r) {
+  std::uint8_t head = *pos_++;
+  r.op = static_cast<Op>(head & 7);
+  r.size = static_cast<std::uint8_t>(1u << ((head >> detail::kHeadSizeShift) & 7));
+  r.inst = static_cast<std::uint32_t>(get_varint(pos_, bad_));
+  prev_sm1_ += static_cast<std::uint32_t>(unzigzag(get_varint(pos_, bad_)));
+  prev_cta_ += static_cast<std::uint32_t>(unzigzag(get_varint(pos_, bad_)));
+  prev_warp_ += static_cast<std::uint32_t>(unzigzag(get_varint(pos_, bad_)));
+  r.sm = prev_sm1_ - 1;
+  r.cta = prev_cta_;
+  r.warp = prev_warp_;
+  r.mask =
+      (head & detail::kHeadFullMask) ? 0xffffffffu : static_cast<LaneMask>(get_varint(pos_, bad_));
+  r.addr.fill(0);
+  std::uint64_t& slot = slot_[r.inst % detail::kSlotCount];
+  if (head & detail::kHeadStrided) {
+    std::uint64_t base = slot + static_cast<std::uint64_t>(unzigzag(get_varint(pos_, bad_)));
+    r.stride = unzigzag(get_varint(pos_, bad_));
+    r.strided = true;
+    slot = base;
+    for (LaneMask m = r.mask; m != 0; m &= m - 1) {
+      unsigned lane = static_cast<unsigned>(std::countr_zero(m));
+      r.addr[lane] = base + lane * static_cast<std::uint64_t>(r.stride);
+    }
+  } else {
+    r.strided = false;
+    r.stride = 0;
+    std::uint64_t a = slot;
+    for (LaneMask m = r.mask; m != 0; m &= m - 1) {
+      a += static_cast<std::uint64_t>(unzigzag(get_varint(pos_, bad_)));
+      r.addr[static_cast<unsigned>(std::countr_zero(m))] = a;
+    }
+    if (r.mask != 0) slot = r.addr[static_cast<unsigned>(std::countr_zero(r.mask))];
+  }
+  ++block_records_;
+  ++record_index_;
+}
+
+void BinaryReader::check_record(const WarpInstr& r) const {
+  if (bad_ || pos_ > end_ || r.mask == 0 || !valid_access_size(r.size))
+    fail("{}: corrupt block {} at byte offset {}: bad record {} of the file", in_->name(),
+         block_index_, block_offset_, record_index_);
+}
+
+bool BinaryReader::next_kernel(KernelInfo& out) {
+  for (;;) {
+    if (pos_ == end_ && !load_block()) {
+      in_kernel_ = false;
+      return false;
+    }
+    if (*pos_ == detail::kKernelTag) {
+      decode_kernel(out);
+      in_kernel_ = true;
+      return true;
+    }
+    if (block_index_ == 1 && block_kernels_ == 0) corrupt("record before any kernel");
+    decode_record(scratch_);
+    check_record(scratch_);
+  }
+}
+
+std::size_t BinaryReader::read(std::span<WarpInstr> out) {
+  std::size_t n = 0;
+  while (n < out.size() && in_kernel_) {
+    if (pos_ == end_ && !load_block()) {
+      in_kernel_ = false;
+      break;
+    }
+    if (*pos_ == detail::kKernelTag) {
+      in_kernel_ = false;
+      break;
+    }
+    decode_record(out[n]);
+    check_record(out[n]);
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace gms::trace

@@ -1,0 +1,48 @@
+#pragma once
+/// Writer of the native binary trace format (.gmt, see trace/binary_format.h).
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <unordered_set>
+#include <vector>
+
+#include "trace/binary_format.h"
+#include "trace/writer.h"
+#include "trace/zstd_stream.h"
+
+struct ZSTD_CCtx_s;
+
+namespace gms::trace {
+
+/// Encodes records as delta/varint items into a ~1 MiB raw block, compresses each full block
+/// as one zstd frame and appends it to the (uncompressed) output stream. Memory is constant.
+class BinaryWriter final : public TraceWriter {
+ public:
+  /// Takes a raw (not zstd) output stream and writes the file header.
+  explicit BinaryWriter(std::unique_ptr<OutputStream> out, int zstd_level = 5);
+  ~BinaryWriter() override;
+
+  void begin_kernel(const KernelInfo& kernel) override;
+  void write(std::span<const WarpInstr> records) override;
+  void finish() override;
+
+ private:
+  void flush_block();
+  void reset_delta_state();
+  std::uint8_t* encode(const WarpInstr& r, std::uint8_t* p);
+
+  std::unique_ptr<OutputStream> out_;
+  ZSTD_CCtx_s* zstd_ = nullptr;
+  std::vector<std::uint8_t> raw_;  // current block's items; capacity kGmtBlockRawBytes + slack
+  std::size_t raw_len_ = 0;
+  std::vector<std::uint8_t> packed_;  // compressed block
+  std::uint32_t records_ = 0, kernels_ = 0;
+  bool in_kernel_ = false, finished_ = false;
+  std::unordered_set<std::uint32_t> kernel_ids_;
+  // Delta state, reset at each block.
+  std::uint32_t prev_sm1_ = 0, prev_cta_ = 0, prev_warp_ = 0;
+  std::array<std::uint64_t, detail::kSlotCount> slot_{};
+};
+
+}  // namespace gms::trace
