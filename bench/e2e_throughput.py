@@ -10,20 +10,19 @@ usage: bench/e2e_throughput.py [--bin build/gpumemsim] [--records 10000000] [--d
 import argparse
 import os
 import platform
-import resource
 import subprocess
 import time
 
 
 def timed(cmd):
-    """Runs cmd with its output discarded; returns (seconds, peak RSS in MiB of that child)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Runs cmd with its output discarded; returns (seconds, peak RSS of that process in MiB)."""
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    # ru_maxrss of RUSAGE_CHILDREN is the largest child so far: run the small commands first.
-    return seconds, max(after, before) / 1024.0
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(cmd)}")
+    return seconds, usage.ru_maxrss / 1024.0
 
 
 def cpu_name():
