@@ -85,7 +85,7 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
   // Inclusive ends; an access that would run past the top of the address space is clipped.
   auto last_byte = [size](Addr a) {
     return a > std::numeric_limits<Addr>::max() - (size - 1) ? std::numeric_limits<Addr>::max()
-                                                              : a + size - 1;
+                                                             : a + size - 1;
   };
   Addr lo = starts[0], hi = last_byte(starts[0]);
   for (int i = 1; i < n; ++i) {

@@ -58,12 +58,15 @@ constexpr std::pair<CoalesceRule, const char*> kRuleNames[] = {
 
 const std::vector<KeySpec>& key_table() {
   static const std::vector<KeySpec> table = {
-      string_key("gpu.name", "-", "preset name, reported in every output",
-                 [](auto& c) -> auto& { return c.gpu.name; }),
-      string_key("gpu.arch", "-", "compute capability of the modelled GPU, e.g. sm_90",
-                 [](auto& c) -> auto& { return c.gpu.arch; }),
-      u32_key("gpu.sm_count", "SMs", "number of streaming multiprocessors",
-              [](auto& c) -> auto& { return c.gpu.sm_count; }),
+      string_key(
+          "gpu.name", "-", "preset name, reported in every output",
+          [](auto& c) -> auto& { return c.gpu.name; }),
+      string_key(
+          "gpu.arch", "-", "compute capability of the modelled GPU, e.g. sm_90",
+          [](auto& c) -> auto& { return c.gpu.arch; }),
+      u32_key(
+          "gpu.sm_count", "SMs", "number of streaming multiprocessors",
+          [](auto& c) -> auto& { return c.gpu.sm_count; }),
       {"coalescer.rule", "-",
        "coalescing rule: sectors (32-byte sectors, Volta and later), kepler-l1 (128-byte "
        "transactions for loads cached in L1, 32-byte for stores and atomics), kepler-l2 (32-byte "
@@ -74,22 +77,28 @@ const std::vector<KeySpec>& key_table() {
              c.coalescer.rule = rule;
              return;
            }
-         fail("configuration key 'coalescer.rule': unknown rule '{}' (sectors, kepler-l1, kepler-l2)", v);
+         fail(
+             "configuration key 'coalescer.rule': unknown rule '{}' (sectors, kepler-l1, "
+             "kepler-l2)",
+             v);
        },
        [](const SimConfig& c) -> std::string {
          for (const auto& [rule, name] : kRuleNames)
            if (rule == c.coalescer.rule) return name;
          return "?";
        }},
-      u32_key("coalescer.segment_bytes", "bytes",
-              "0 = the rule's transaction sizes; otherwise one transaction size for every "
-              "global, local and atomic access (a power of two from 32 to 128, for sweeps)",
-              [](auto& c) -> auto& { return c.coalescer.segment_bytes; }),
-      u32_key("shared.banks", "banks", "shared-memory banks (a power of two, at most 64)",
-              [](auto& c) -> auto& { return c.shared.banks; }),
-      u32_key("shared.bank_width_bytes", "bytes",
-              "width of one bank word: 4, or 8 for Kepler's 8-byte bank mode",
-              [](auto& c) -> auto& { return c.shared.bank_width_bytes; }),
+      u32_key(
+          "coalescer.segment_bytes", "bytes",
+          "0 = the rule's transaction sizes; otherwise one transaction size for every "
+          "global, local and atomic access (a power of two from 32 to 128, for sweeps)",
+          [](auto& c) -> auto& { return c.coalescer.segment_bytes; }),
+      u32_key(
+          "shared.banks", "banks", "shared-memory banks (a power of two, at most 64)",
+          [](auto& c) -> auto& { return c.shared.banks; }),
+      u32_key(
+          "shared.bank_width_bytes", "bytes",
+          "width of one bank word: 4, or 8 for Kepler's 8-byte bank mode",
+          [](auto& c) -> auto& { return c.shared.bank_width_bytes; }),
   };
   return table;
 }

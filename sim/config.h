@@ -25,8 +25,8 @@ struct CoalescerConfig {
 };
 
 struct SharedMemConfig {
-  std::uint32_t banks = 32;             ///< power of two
-  std::uint32_t bank_width_bytes = 4;   ///< 4, or 8 for Kepler's 8-byte mode
+  std::uint32_t banks = 32;            ///< power of two
+  std::uint32_t bank_width_bytes = 4;  ///< 4, or 8 for Kepler's 8-byte mode
 };
 
 struct GpuConfig {

@@ -35,10 +35,10 @@ template <class... Args>
 #ifdef NDEBUG
 #define GMS_ASSERT(cond, msg) ((void)0)
 #else
-#define GMS_ASSERT(cond, msg)                                                                \
-  do {                                                                                       \
-    if (!(cond))                                                                             \
-      throw ::gms::SimError(::fmt::format("internal error at {}:{}: {} ({})", __FILE__,     \
-                                          __LINE__, msg, #cond));                            \
+#define GMS_ASSERT(cond, msg)                                                                 \
+  do {                                                                                        \
+    if (!(cond))                                                                              \
+      throw ::gms::SimError(                                                                  \
+          ::fmt::format("internal error at {}:{}: {} ({})", __FILE__, __LINE__, msg, #cond)); \
   } while (0)
 #endif

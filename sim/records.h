@@ -22,8 +22,8 @@ struct Dim3 {
 /// fields are parsed from it by the reader.
 struct KernelInfo {
   std::uint32_t id = 0;
-  std::string name;          ///< "" when absent
-  Dim3 grid, block;          ///< 1,1,1 when absent
+  std::string name;               ///< "" when absent
+  Dim3 grid, block;               ///< 1,1,1 when absent
   std::uint64_t shmem_bytes = 0;  ///< shared memory per CTA, static + dynamic
   std::uint32_t regs = 0;         ///< registers per thread; 0 when unknown
   std::uint64_t flops = 0;        ///< floating-point operations of the whole kernel; 0 when unknown
@@ -36,7 +36,7 @@ struct KernelInfo {
 /// One execution of a memory instruction by one warp. Trivially copyable; readers fill arrays of
 /// them. `addr[i]` is meaningful only for active lanes (inactive lanes hold 0).
 struct WarpInstr {
-  std::uint32_t inst = 0;         ///< static instruction id (PC or capture index)
+  std::uint32_t inst = 0;  ///< static instruction id (PC or capture index)
   Op op = Op::LDG;
   std::uint8_t size = 4;          ///< bytes per active lane: 1, 2, 4, 8 or 16
   bool strided = false;           ///< the trace gave addresses as base + lane * stride

@@ -44,12 +44,20 @@ constexpr StatSpec kSharedStats[] = {
     {"ideal_wavefronts", &AccessCounters::ideal_wavefronts, "passes without conflicts"},
 };
 
-bool is_shared_class(OpClass c) { return c == OpClass::SharedLoad || c == OpClass::SharedStore; }
+bool is_shared_class(OpClass c) {
+  return c == OpClass::SharedLoad || c == OpClass::SharedStore;
+}
 
-std::uint64_t wasted_bytes(const AccessCounters& c) { return c.bytes_fetched - c.bytes_distinct; }
-std::uint64_t conflicts(const AccessCounters& c) { return c.wavefronts - c.ideal_wavefronts; }
+std::uint64_t wasted_bytes(const AccessCounters& c) {
+  return c.bytes_fetched - c.bytes_distinct;
+}
+std::uint64_t conflicts(const AccessCounters& c) {
+  return c.wavefronts - c.ideal_wavefronts;
+}
 
-std::string dim_string(const Dim3& d) { return fmt::format("{},{},{}", d.x, d.y, d.z); }
+std::string dim_string(const Dim3& d) {
+  return fmt::format("{},{},{}", d.x, d.y, d.z);
+}
 
 // ---------------------------------------------------------------------------------------------
 // JSON
@@ -94,7 +102,8 @@ void print_json(std::ostream& out, const RunReport& r) {
     jk["records"] = k.records;
     for (int c = 0; c < kOpClassCount; ++c) {
       const auto cls = static_cast<OpClass>(c);
-      jk["totals"][std::string(op_class_key(cls))] = counters_json(k.totals[c], is_shared_class(cls));
+      jk["totals"][std::string(op_class_key(cls))] =
+          counters_json(k.totals[c], is_shared_class(cls));
     }
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const InstrStats& i : k.instructions) {
@@ -118,7 +127,8 @@ void print_json(std::ostream& out, const RunReport& r) {
 // file as '#' lines (pandas: read_csv(..., comment='#')).
 
 void print_csv(std::ostream& out, const RunReport& r) {
-  for (const auto& [key, value] : effective_config(r.config)) fmt::print(out, "# {}={}\n", key, value);
+  for (const auto& [key, value] : effective_config(r.config))
+    fmt::print(out, "# {}={}\n", key, value);
   fmt::print(out,
              "kernel_id,kernel_name,mode,inst,op,size,class,segment_bytes,instructions,"
              "active_threads,requests,sectors,transactions,lines,bytes_requested,bytes_distinct,"
@@ -132,8 +142,8 @@ void print_csv(std::ostream& out, const RunReport& r) {
                  op_class_key(op_class(i.op)), shared ? 0 : i.segment_bytes, c.instructions,
                  c.active_threads, c.requests, c.sectors, c.transactions, c.lines,
                  c.bytes_requested, c.bytes_distinct, c.bytes_fetched,
-                 shared ? "" : fmt::format("{:.6f}", efficiency(c)), wasted_bytes(c),
-                 c.wavefronts, c.ideal_wavefronts, conflicts(c));
+                 shared ? "" : fmt::format("{:.6f}", efficiency(c)), wasted_bytes(c), c.wavefronts,
+                 c.ideal_wavefronts, conflicts(c));
     }
   }
 }
@@ -141,34 +151,48 @@ void print_csv(std::ostream& out, const RunReport& r) {
 // ---------------------------------------------------------------------------------------------
 // Table
 
+/// One row of the class-totals table and one of the instruction table; every cell is preformatted
+/// text so shared and global rows share the layout.
+template <class... Cells>
+void class_row(std::ostream& out, const Cells&... cells) {
+  fmt::print(out, "  {:<14}{:>10}{:>12}{:>12}{:>12}{:>10}{:>14}{:>14}{:>8}{:>12}{:>10}\n",
+             cells...);
+}
+template <class... Cells>
+void instr_row(std::ostream& out, const Cells&... cells) {
+  fmt::print(
+      out,
+      "  {:>8} {:<6}{:>5}{:>10}{:>10}{:>10}{:>10}{:>8}{:>14}{:>14}{:>8}{:>14}{:>11}{:>7}{:>10}\n",
+      cells...);
+}
+
 std::string percent(const AccessCounters& c) {
   return c.bytes_fetched == 0 ? "-" : fmt::format("{:.1f}%", 100.0 * efficiency(c));
 }
 
 void print_table(std::ostream& out, const RunReport& r) {
   fmt::print(out, "# gpumemsim run, mode cold\n");
-  for (const auto& [key, value] : effective_config(r.config)) fmt::print(out, "# {} = {}\n", key, value);
+  for (const auto& [key, value] : effective_config(r.config))
+    fmt::print(out, "# {} = {}\n", key, value);
   for (const KernelStats& k : r.kernels) {
     fmt::print(out, "\nkernel {} {} ({} mode): grid {} block {} shmem {} B, {} warp instructions\n",
                k.kernel.id, k.kernel.name.empty() ? "-" : k.kernel.name, k.mode,
                dim_string(k.kernel.grid), dim_string(k.kernel.block), k.kernel.shmem_bytes,
                k.records);
-    fmt::print(out, "\n  {:<14}{:>10}{:>12}{:>12}{:>12}{:>10}{:>14}{:>14}{:>8}{:>12}{:>10}\n", "class",
-               "instrs", "threads", "sectors", "trans", "lines", "bytes_req", "bytes_fetch",
-               "eff", "wavefronts", "conflicts");
+    out << '\n';
+    class_row(out, "class", "instrs", "threads", "sectors", "trans", "lines", "bytes_req",
+              "bytes_fetch", "eff", "wavefronts", "conflicts");
     for (int ci = 0; ci < kOpClassCount; ++ci) {
       const AccessCounters& c = k.totals[ci];
       if (c.instructions == 0) continue;
       const auto cls = static_cast<OpClass>(ci);
       if (is_shared_class(cls)) {
-        fmt::print(out, "  {:<14}{:>10}{:>12}{:>12}{:>12}{:>10}{:>14}{:>14}{:>8}{:>12}{:>10}\n",
-                   op_class_key(cls), c.instructions, c.active_threads, "-", "-", "-",
-                   c.bytes_requested, "-", "-", c.wavefronts, conflicts(c));
+        class_row(out, op_class_key(cls), c.instructions, c.active_threads, "-", "-", "-",
+                  c.bytes_requested, "-", "-", c.wavefronts, conflicts(c));
       } else {
-        fmt::print(out, "  {:<14}{:>10}{:>12}{:>12}{:>12}{:>10}{:>14}{:>14}{:>8}{:>12}{:>10}\n",
-                   op_class_key(cls), c.instructions, c.active_threads, c.sectors,
-                   c.transactions, c.lines, c.bytes_requested, c.bytes_fetched, percent(c), "-",
-                   "-");
+        class_row(out, op_class_key(cls), c.instructions, c.active_threads, c.sectors,
+                  c.transactions, c.lines, c.bytes_requested, c.bytes_fetched, percent(c), "-",
+                  "-");
       }
     }
     // Instructions ranked by wasted bytes, then by bank conflicts: the costliest first.
@@ -178,21 +202,19 @@ void print_table(std::ostream& out, const RunReport& r) {
       if (wasted_bytes(a->c) != wasted_bytes(b->c)) return wasted_bytes(a->c) > wasted_bytes(b->c);
       return conflicts(a->c) > conflicts(b->c);
     });
-    fmt::print(out, "\n  {:>8} {:<6}{:>5}{:>10}{:>10}{:>10}{:>10}{:>8}{:>14}{:>14}{:>8}{:>14}{:>11}{:>7}{:>10}\n",
-               "inst", "op", "size", "execs", "threads", "sectors", "trans", "lines",
-               "bytes_req", "bytes_fetch", "eff", "wasted", "wavefront", "ideal", "conflicts");
+    out << '\n';
+    instr_row(out, "inst", "op", "size", "execs", "threads", "sectors", "trans", "lines",
+              "bytes_req", "bytes_fetch", "eff", "wasted", "wavefront", "ideal", "conflicts");
     for (const InstrStats* i : rows) {
       const AccessCounters& c = i->c;
       if (is_shared(i->op)) {
-        fmt::print(out, "  {:>8} {:<6}{:>5}{:>10}{:>10}{:>10}{:>10}{:>8}{:>14}{:>14}{:>8}{:>14}{:>11}{:>7}{:>10}\n",
-                   i->inst, op_name(i->op), i->size, c.instructions, c.active_threads, "-", "-",
-                   "-", c.bytes_requested, "-", "-", "-", c.wavefronts, c.ideal_wavefronts,
-                   conflicts(c));
+        instr_row(out, i->inst, op_name(i->op), i->size, c.instructions, c.active_threads, "-", "-",
+                  "-", c.bytes_requested, "-", "-", "-", c.wavefronts, c.ideal_wavefronts,
+                  conflicts(c));
       } else {
-        fmt::print(out, "  {:>8} {:<6}{:>5}{:>10}{:>10}{:>10}{:>10}{:>8}{:>14}{:>14}{:>8}{:>14}{:>11}{:>7}{:>10}\n",
-                   i->inst, op_name(i->op), i->size, c.instructions, c.active_threads, c.sectors,
-                   c.transactions, c.lines, c.bytes_requested, c.bytes_fetched, percent(c),
-                   wasted_bytes(c), "-", "-", "-");
+        instr_row(out, i->inst, op_name(i->op), i->size, c.instructions, c.active_threads,
+                  c.sectors, c.transactions, c.lines, c.bytes_requested, c.bytes_fetched,
+                  percent(c), wasted_bytes(c), "-", "-", "-");
       }
     }
   }
@@ -213,9 +235,15 @@ ReportFormat parse_report_format(const std::string& name) {
 
 void print_report(std::ostream& out, const RunReport& report, ReportFormat format) {
   switch (format) {
-    case ReportFormat::Table: print_table(out, report); break;
-    case ReportFormat::Csv: print_csv(out, report); break;
-    case ReportFormat::Json: print_json(out, report); break;
+    case ReportFormat::Table:
+      print_table(out, report);
+      break;
+    case ReportFormat::Csv:
+      print_csv(out, report);
+      break;
+    case ReportFormat::Json:
+      print_json(out, report);
+      break;
   }
 }
 

@@ -22,7 +22,8 @@ class KernelReplay {
   void add(const WarpInstr& w) {
     bool created = false;
     const std::uint32_t r = rows_.row(w, created);
-    if (created) out_.instructions.push_back({w.inst, w.op, w.size, coalescer_.segment_bytes(w.op), {}});
+    if (created)
+      out_.instructions.push_back({w.inst, w.op, w.size, coalescer_.segment_bytes(w.op), {}});
     AccessCounters& c = out_.instructions[r].c;
     ++c.instructions;
     ++c.requests;
@@ -47,7 +48,8 @@ class KernelReplay {
   }
 
   void finish() {
-    for (const InstrStats& row : out_.instructions) out_.totals[static_cast<int>(op_class(row.op))] += row.c;
+    for (const InstrStats& row : out_.instructions)
+      out_.totals[static_cast<int>(op_class(row.op))] += row.c;
   }
 
  private:
@@ -68,8 +70,8 @@ std::vector<KernelStats> simulate(trace::TraceReader& reader, const SimConfig& c
   std::vector<KernelStats> result;
   KernelInfo kernel;
   while (reader.next_kernel(kernel)) {
-    if (!opts.kernel_ids.empty() &&
-        std::find(opts.kernel_ids.begin(), opts.kernel_ids.end(), kernel.id) == opts.kernel_ids.end())
+    if (!opts.kernel_ids.empty() && std::find(opts.kernel_ids.begin(), opts.kernel_ids.end(),
+                                              kernel.id) == opts.kernel_ids.end())
       continue;
     KernelStats& stats = result.emplace_back();
     stats.kernel = kernel;

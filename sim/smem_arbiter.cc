@@ -21,7 +21,8 @@ BankAccess SmemArbiter::arbitrate(const WarpInstr& w) const {
     for (Addr word = first; word <= last; ++word) words[n++] = word;
   }
   std::sort(words.begin(), words.begin() + n);
-  const int distinct = static_cast<int>(std::unique(words.begin(), words.begin() + n) - words.begin());
+  const int distinct =
+      static_cast<int>(std::unique(words.begin(), words.begin() + n) - words.begin());
 
   std::array<std::uint32_t, kMaxBanks> per_bank{};
   std::uint32_t worst = 0;

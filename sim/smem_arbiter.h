@@ -15,7 +15,8 @@
 /// A model that issues each half-warp separately for 8-byte accesses would give 2 for the 8-byte
 /// broadcast, which the H200 does in 1; the whole-warp rule needs no per-width special case.
 /// Ideal wavefronts = ceil(distinct words / banks): the passes the data volume alone needs (one
-/// wavefront moves banks x width bytes, 128 on every GPU since Maxwell), so LDS.128 ideally takes 4.
+/// wavefront moves banks x width bytes, 128 on every GPU since Maxwell), so LDS.128 ideally
+/// takes 4.
 
 #include <array>
 #include <cstdint>

@@ -12,15 +12,15 @@ namespace gms {
 
 /// Cold-model counters for one class of accesses (see README "Definitions").
 struct AccessCounters {
-  std::uint64_t instructions = 0;     ///< warp-level executions with >= 1 active lane
-  std::uint64_t active_threads = 0;   ///< sum of active lanes
-  std::uint64_t requests = 0;         ///< 1 per execution
-  std::uint64_t sectors = 0;          ///< distinct 32-byte blocks touched, per execution
-  std::uint64_t transactions = 0;     ///< distinct segment-size blocks touched, per execution
-  std::uint64_t lines = 0;            ///< distinct 128-byte blocks touched, per execution
-  std::uint64_t bytes_requested = 0;  ///< active lanes x access size
-  std::uint64_t bytes_distinct = 0;   ///< distinct bytes touched, per execution
-  std::uint64_t bytes_fetched = 0;    ///< transactions x segment size
+  std::uint64_t instructions = 0;      ///< warp-level executions with >= 1 active lane
+  std::uint64_t active_threads = 0;    ///< sum of active lanes
+  std::uint64_t requests = 0;          ///< 1 per execution
+  std::uint64_t sectors = 0;           ///< distinct 32-byte blocks touched, per execution
+  std::uint64_t transactions = 0;      ///< distinct segment-size blocks touched, per execution
+  std::uint64_t lines = 0;             ///< distinct 128-byte blocks touched, per execution
+  std::uint64_t bytes_requested = 0;   ///< active lanes x access size
+  std::uint64_t bytes_distinct = 0;    ///< distinct bytes touched, per execution
+  std::uint64_t bytes_fetched = 0;     ///< transactions x segment size
   std::uint64_t wavefronts = 0;        ///< shared memory only
   std::uint64_t ideal_wavefronts = 0;  ///< shared memory only
 

@@ -9,7 +9,8 @@
 
 namespace gms {
 
-using Addr = std::uint64_t;      ///< a byte address (global/local: 64-bit; shared: offset in the CTA window)
+using Addr =
+    std::uint64_t;  ///< a byte address (global/local: 64-bit; shared: offset in the CTA window)
 using LaneMask = std::uint32_t;  ///< bit i = lane i of the warp
 inline constexpr int kWarpSize = 32;
 inline constexpr std::uint32_t kUnknownSm = 0xffffffffu;  ///< the trace did not record the SM
@@ -31,7 +32,7 @@ enum class OpClass : std::uint8_t {
 inline constexpr int kOpClassCount = 7;
 
 constexpr std::string_view op_name(Op op) {
-  constexpr std::array<std::string_view, kOpCount> names{"LDG", "STG", "LDS", "STS",
+  constexpr std::array<std::string_view, kOpCount> names{"LDG", "STG", "LDS",   "STS",
                                                          "LDL", "STL", "ATOMG", "RED"};
   return names[static_cast<int>(op)];
 }
@@ -45,14 +46,21 @@ constexpr std::optional<Op> parse_op(std::string_view s) {
 
 constexpr OpClass op_class(Op op) {
   switch (op) {
-    case Op::LDG: return OpClass::GlobalLoad;
-    case Op::STG: return OpClass::GlobalStore;
-    case Op::LDS: return OpClass::SharedLoad;
-    case Op::STS: return OpClass::SharedStore;
-    case Op::LDL: return OpClass::LocalLoad;
-    case Op::STL: return OpClass::LocalStore;
+    case Op::LDG:
+      return OpClass::GlobalLoad;
+    case Op::STG:
+      return OpClass::GlobalStore;
+    case Op::LDS:
+      return OpClass::SharedLoad;
+    case Op::STS:
+      return OpClass::SharedStore;
+    case Op::LDL:
+      return OpClass::LocalLoad;
+    case Op::STL:
+      return OpClass::LocalStore;
     case Op::ATOMG:
-    case Op::RED: return OpClass::GlobalAtomic;
+    case Op::RED:
+      return OpClass::GlobalAtomic;
   }
   return OpClass::GlobalLoad;
 }
@@ -60,13 +68,17 @@ constexpr OpClass op_class(Op op) {
 /// JSON/CSV key of a class, e.g. "global_load".
 constexpr std::string_view op_class_key(OpClass c) {
   constexpr std::array<std::string_view, kOpClassCount> keys{
-      "global_load",  "global_store",  "local_load", "local_store",
-      "global_atomic", "shared_load", "shared_store"};
+      "global_load",   "global_store", "local_load",  "local_store",
+      "global_atomic", "shared_load",  "shared_store"};
   return keys[static_cast<int>(c)];
 }
 
-constexpr bool is_shared(Op op) { return op == Op::LDS || op == Op::STS; }
-constexpr bool is_store(Op op) { return op == Op::STG || op == Op::STS || op == Op::STL; }
+constexpr bool is_shared(Op op) {
+  return op == Op::LDS || op == Op::STS;
+}
+constexpr bool is_store(Op op) {
+  return op == Op::STG || op == Op::STS || op == Op::STL;
+}
 
 /// Valid per-lane access sizes are 1, 2, 4, 8 and 16 bytes.
 constexpr bool valid_access_size(unsigned size) {

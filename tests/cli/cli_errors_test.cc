@@ -48,7 +48,9 @@ TEST(CliErrorsTest, MalformedTracesNameFileAndLine) {
 TEST(CliErrorsTest, TruncatedZstdStreamIsAnError) {
   TempDir tmp;
   std::string text = "#wtrace 1\n#kernel id=1\n";
-  for (int i = 0; i < 2000; ++i) text += "0 LDG 4 - 0 " + std::to_string(i) + " ffffffff @0x" + std::to_string(1000 + i) + "0:4\n";
+  for (int i = 0; i < 2000; ++i)
+    text +=
+        "0 LDG 4 - 0 " + std::to_string(i) + " ffffffff @0x" + std::to_string(1000 + i) + "0:4\n";
   write_file(tmp.file("t.wtrace"), text);
   ASSERT_EQ(run_cli("convert " + tmp.file("t.wtrace") + " " + tmp.file("t.wtrace.zst")).status, 0);
   std::string z = slurp(tmp.file("t.wtrace.zst"));

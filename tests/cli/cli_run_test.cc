@@ -23,8 +23,10 @@ TEST(CliRunTest, JsonContractKeys) {
     EXPECT_TRUE(k["id"].is_number_integer());
     EXPECT_TRUE(k["name"].is_string());
     EXPECT_EQ(k["mode"], "cold");
-    for (const char* cls : {"global_load", "global_store", "local_load", "local_store", "global_atomic"})
-      for (const char* key : {"instructions", "requests", "sectors", "transactions", "lines", "bytes_requested"})
+    for (const char* cls :
+         {"global_load", "global_store", "local_load", "local_store", "global_atomic"})
+      for (const char* key :
+           {"instructions", "requests", "sectors", "transactions", "lines", "bytes_requested"})
         EXPECT_TRUE(k["totals"][cls][key].is_number_integer()) << cls << "." << key;
     for (const char* cls : {"shared_load", "shared_store"})
       for (const char* key : {"instructions", "wavefronts", "ideal_wavefronts"})
@@ -79,15 +81,21 @@ TEST(CliRunTest, TableAndCsvCarryTheConfiguration) {
   const CliResult csv = run_cli("run " + data_path("a2_misaligned.wtrace") + " --format csv");
   ASSERT_EQ(csv.status, 0) << csv.err;
   EXPECT_NE(csv.out.find("# gpu.name=hopper-h200"), std::string::npos);
-  EXPECT_NE(csv.out.find("\n1,sequential,cold,0,LDG,4,global_load,32,1,32,1,5,5,2,128,128,160,0.800000,32,"),
+  EXPECT_NE(csv.out.find(
+                "\n1,sequential,cold,0,LDG,4,global_load,32,1,32,1,5,5,2,128,128,160,0.800000,32,"),
             std::string::npos)
       << csv.out;
 }
 
 TEST(CliRunTest, OutputFileIsWritten) {
   TempDir tmp;
-  ASSERT_EQ(run_cli("run " + data_path("a1_sequential.wtrace") + " --format json -o " + tmp.file("o.json")).status, 0);
-  EXPECT_EQ(nlohmann::json::parse(slurp(tmp.file("o.json")))["kernels"][0]["totals"]["global_load"]["sectors"], 4);
+  ASSERT_EQ(run_cli("run " + data_path("a1_sequential.wtrace") + " --format json -o " +
+                    tmp.file("o.json"))
+                .status,
+            0);
+  EXPECT_EQ(nlohmann::json::parse(
+                slurp(tmp.file("o.json")))["kernels"][0]["totals"]["global_load"]["sectors"],
+            4);
 }
 
 TEST(CliRunTest, ConvertRoundTripsEveryFormat) {
@@ -109,8 +117,10 @@ TEST(CliRunTest, GeneratedMatrixProductsReadTwoNCubedOverT) {
   TempDir tmp;
   ASSERT_EQ(run_cli("gen matmul_naive --n 64 --tile 16 -o " + tmp.file("n.gmt")).status, 0);
   ASSERT_EQ(run_cli("gen matmul_tiled --n 64 --tile 16 -o " + tmp.file("t.gmt")).status, 0);
-  EXPECT_EQ(run_json(tmp.file("n.gmt"))["kernels"][0]["totals"]["global_load"]["active_threads"], 524288);
-  EXPECT_EQ(run_json(tmp.file("t.gmt"))["kernels"][0]["totals"]["global_load"]["active_threads"], 32768);
+  EXPECT_EQ(run_json(tmp.file("n.gmt"))["kernels"][0]["totals"]["global_load"]["active_threads"],
+            524288);
+  EXPECT_EQ(run_json(tmp.file("t.gmt"))["kernels"][0]["totals"]["global_load"]["active_threads"],
+            32768);
 }
 
 TEST(CliRunTest, InfoSummarisesKernels) {

@@ -43,7 +43,8 @@ struct TempDir {
 /// Runs `gpumemsim ARGS` through the shell (ARGS is a shell fragment, so it may redirect input).
 inline CliResult run_cli(const std::string& args) {
   TempDir tmp;
-  const std::string cmd = cli_path() + " " + args + " >" + tmp.file("out") + " 2>" + tmp.file("err");
+  const std::string cmd =
+      cli_path() + " " + args + " >" + tmp.file("out") + " 2>" + tmp.file("err");
   const int raw = std::system(cmd.c_str());
   CliResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);

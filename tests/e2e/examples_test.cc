@@ -29,11 +29,11 @@ struct GlobalCase {
 
 TEST(ExamplesTest, SectionASectors) {
   const GlobalCase cases[] = {
-      {"a1_sequential.wtrace", 4, 1.0},         {"a2_misaligned.wtrace", 5, 0.8},
-      {"a3_stride2.wtrace", 8, 0.5},            {"a4_stride8.wtrace", 32, 0.125},
-      {"a5_stride1024.wtrace", 32, 0.125},      {"a6_reversed.wtrace", 4, 1.0},
-      {"a7_broadcast.wtrace", 1, 0.125},        {"a8a_column.wtrace", 32, 0.125},
-      {"a8a_row.wtrace", 4, 1.0},               {"a8b_mixed.wtrace", 18, 128.0 / 576.0},
+      {"a1_sequential.wtrace", 4, 1.0},    {"a2_misaligned.wtrace", 5, 0.8},
+      {"a3_stride2.wtrace", 8, 0.5},       {"a4_stride8.wtrace", 32, 0.125},
+      {"a5_stride1024.wtrace", 32, 0.125}, {"a6_reversed.wtrace", 4, 1.0},
+      {"a7_broadcast.wtrace", 1, 0.125},   {"a8a_column.wtrace", 32, 0.125},
+      {"a8a_row.wtrace", 4, 1.0},          {"a8b_mixed.wtrace", 18, 128.0 / 576.0},
       {"a9_aos12.wtrace", 12, 1.0 / 3.0},
   };
   for (const GlobalCase& c : cases) {
@@ -47,10 +47,10 @@ TEST(ExamplesTest, SectionASectors) {
 
 TEST(ExamplesTest, SectionBModelB) {
   const GlobalCase cases[] = {
-      {"b1_consecutive.wtrace", 1, 1.0},     {"b2a_stride2.wtrace", 2, 0.5},
-      {"b2b_stride32.wtrace", 32, 0.03125},  {"b3_one_lane.wtrace", 1, 0.03125},
-      {"b4_broadcast.wtrace", 1, 0.03125},   {"b5_aos24_field.wtrace", 6, 128.0 / 768.0},
-      {"b7_rgb_red.wtrace", 3, 1.0 / 3.0},   {"b7_planar_red.wtrace", 1, 1.0},
+      {"b1_consecutive.wtrace", 1, 1.0},    {"b2a_stride2.wtrace", 2, 0.5},
+      {"b2b_stride32.wtrace", 32, 0.03125}, {"b3_one_lane.wtrace", 1, 0.03125},
+      {"b4_broadcast.wtrace", 1, 0.03125},  {"b5_aos24_field.wtrace", 6, 128.0 / 768.0},
+      {"b7_rgb_red.wtrace", 3, 1.0 / 3.0},  {"b7_planar_red.wtrace", 1, 1.0},
       {"b9_base64.wtrace", 2, 0.5},
   };
   for (const GlobalCase& c : cases) {
@@ -62,8 +62,10 @@ TEST(ExamplesTest, SectionBModelB) {
 }
 
 TEST(ExamplesTest, SectionBStructOfArraysSixTimesFewer) {
-  const std::uint64_t aos = replay("b5_aos24_all.wtrace", "kepler-k40-ca").total(OpClass::GlobalLoad).transactions;
-  const std::uint64_t soa = replay("b5_soa24_all.wtrace", "kepler-k40-ca").total(OpClass::GlobalLoad).transactions;
+  const std::uint64_t aos =
+      replay("b5_aos24_all.wtrace", "kepler-k40-ca").total(OpClass::GlobalLoad).transactions;
+  const std::uint64_t soa =
+      replay("b5_soa24_all.wtrace", "kepler-k40-ca").total(OpClass::GlobalLoad).transactions;
   EXPECT_EQ(aos, 36u);
   EXPECT_EQ(soa, 6u);
 }
@@ -82,12 +84,18 @@ struct SharedCase {
 
 TEST(ExamplesTest, SharedMemoryBanksSectionsBAndC) {
   const SharedCase cases[] = {
-      {"b4s_smem_broadcast.wtrace", 1, 1},  {"b6_tile32.wtrace", 32, 1},
-      {"b6_tile33.wtrace", 1, 1},           {"c_stride1.wtrace", 1, 1},
-      {"c_stride2.wtrace", 2, 1},           {"c_stride3.wtrace", 1, 1},
-      {"c_stride16.wtrace", 16, 1},         {"c_stride24.wtrace", 8, 1},
-      {"c_stride32.wtrace", 32, 1},         {"c_smem8_conflict_free.wtrace", 2, 2},
-      {"c_smem8_broadcast.wtrace", 1, 1},   {"c_smem8_stride32.wtrace", 32, 2},
+      {"b4s_smem_broadcast.wtrace", 1, 1},
+      {"b6_tile32.wtrace", 32, 1},
+      {"b6_tile33.wtrace", 1, 1},
+      {"c_stride1.wtrace", 1, 1},
+      {"c_stride2.wtrace", 2, 1},
+      {"c_stride3.wtrace", 1, 1},
+      {"c_stride16.wtrace", 16, 1},
+      {"c_stride24.wtrace", 8, 1},
+      {"c_stride32.wtrace", 32, 1},
+      {"c_smem8_conflict_free.wtrace", 2, 2},
+      {"c_smem8_broadcast.wtrace", 1, 1},
+      {"c_smem8_stride32.wtrace", 32, 2},
       {"c_smem16_conflict_free.wtrace", 4, 4},
   };
   for (const SharedCase& c : cases) {

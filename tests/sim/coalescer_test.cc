@@ -132,8 +132,8 @@ TEST(CoalescerTest, OverlappingWideAccessesCountDistinctBytes) {
 TEST(CoalescerTest, InactiveLanesAndOrderDoNotMatter) {
   const LaneMask even = 0x55555555u;
   const CoalescedAccess ordered = run(strided(Op::LDG, 4, 0, 4, even));
-  const CoalescedAccess shuffled =
-      run(warp(Op::LDG, 4, [](int t) { return Addr(4 * ((t * 7) % 32)); }, even));
+  const CoalescedAccess shuffled = run(warp(
+      Op::LDG, 4, [](int t) { return Addr(4 * ((t * 7) % 32)); }, even));
   EXPECT_EQ(ordered.active_threads, 16u);
   EXPECT_EQ(ordered.sectors, 4u);
   EXPECT_EQ(ordered.bytes_distinct, 64u);

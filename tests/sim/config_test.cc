@@ -51,18 +51,21 @@ TEST(ConfigTest, KeplerCachedPresetUses128ByteLoads) {
 }
 
 TEST(ConfigTest, OverridesApplyInOrder) {
-  const SimConfig cfg =
-      load_config({{}, {"coalescer.segment_bytes=64", "shared.banks=16", "coalescer.segment_bytes=128"}});
+  const SimConfig cfg = load_config(
+      {{}, {"coalescer.segment_bytes=64", "shared.banks=16", "coalescer.segment_bytes=128"}});
   EXPECT_EQ(cfg.coalescer.load_segment_bytes, 128u);
   EXPECT_EQ(cfg.coalescer.store_segment_bytes, 128u);
   EXPECT_EQ(cfg.shared.banks, 16u);
 }
 
 TEST(ConfigTest, UnknownKeysAreErrorsNamingTheKey) {
-  EXPECT_NE(error_of([] { load_config({{}, {"l9.size=4"}}); }).find("unknown configuration key 'l9.size'"),
+  EXPECT_NE(error_of([] {
+              load_config({{}, {"l9.size=4"}});
+            }).find("unknown configuration key 'l9.size'"),
             std::string::npos);
   SimConfig cfg;
-  const std::string msg = error_of([&] { apply_config_text(cfg, "[shared]\nbankz = 3\n", "my.ini"); });
+  const std::string msg =
+      error_of([&] { apply_config_text(cfg, "[shared]\nbankz = 3\n", "my.ini"); });
   EXPECT_NE(msg.find("my.ini"), std::string::npos) << msg;
   EXPECT_NE(msg.find("shared.bankz"), std::string::npos) << msg;
 }
@@ -86,7 +89,9 @@ TEST(ConfigTest, InvalidValuesAreErrorsNamingTheKey) {
 }
 
 TEST(ConfigTest, MissingFileIsAnError) {
-  EXPECT_NE(error_of([] { load_config({{"/nonexistent/x.ini"}, {}}); }).find("/nonexistent/x.ini"),
+  EXPECT_NE(error_of([] {
+              load_config({{"/nonexistent/x.ini"}, {}});
+            }).find("/nonexistent/x.ini"),
             std::string::npos);
 }
 
@@ -95,11 +100,13 @@ TEST(ConfigTest, DocsListEveryKey) {
   std::stringstream text;
   text << in.rdbuf();
   for (const ConfigKeyDoc& k : config_key_docs())
-    EXPECT_NE(text.str().find("`" + k.key + "`"), std::string::npos) << k.key << " missing from docs/config.md";
+    EXPECT_NE(text.str().find("`" + k.key + "`"), std::string::npos)
+        << k.key << " missing from docs/config.md";
 }
 
 TEST(ConfigTest, EffectiveConfigRoundTrips) {
-  SimConfig cfg = load_config({{test::source_path("configs/kepler-k40-ca.ini")}, {"shared.banks=16"}});
+  SimConfig cfg =
+      load_config({{test::source_path("configs/kepler-k40-ca.ini")}, {"shared.banks=16"}});
   std::string ini;
   std::string section;
   for (const auto& [key, value] : effective_config(cfg)) {

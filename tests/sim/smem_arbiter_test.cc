@@ -67,8 +67,8 @@ TEST(SmemArbiterTest, KeplerEightByteBanks) {
 
 TEST(SmemArbiterTest, PartialWarpAndSubWordAccesses) {
   EXPECT_EQ(run(strided(Op::LDS, 4, 0, 128, 0x3)).wavefronts, 2u);  // two lanes, same bank
-  EXPECT_EQ(run(strided(Op::LDS, 1, 0, 1)).wavefronts, 1u);          // 32 bytes in 8 words
-  EXPECT_EQ(run(strided(Op::LDS, 16, 2, 16, 0x1)).wavefronts, 1u);   // unaligned, 5 words
+  EXPECT_EQ(run(strided(Op::LDS, 1, 0, 1)).wavefronts, 1u);         // 32 bytes in 8 words
+  EXPECT_EQ(run(strided(Op::LDS, 16, 2, 16, 0x1)).wavefronts, 1u);  // unaligned, 5 words
 }
 
 }  // namespace

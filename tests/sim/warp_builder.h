@@ -22,7 +22,8 @@ inline WarpInstr warp(Op op, unsigned size, const std::function<Addr(int)>& addr
 /// A strided warp instruction (lane t at base + t * stride), flagged as the readers flag it.
 inline WarpInstr strided(Op op, unsigned size, Addr base, std::int64_t stride,
                          LaneMask mask = 0xffffffffu) {
-  WarpInstr w = warp(op, size, [&](int t) { return base + static_cast<Addr>(t * stride); }, mask);
+  WarpInstr w = warp(
+      op, size, [&](int t) { return base + static_cast<Addr>(t * stride); }, mask);
   w.strided = true;
   w.stride = stride;
   return w;

@@ -51,7 +51,8 @@ int cmd_convert(const std::vector<std::string>& args) {
   // Write beside the target under a temporary name that keeps the extension, then rename, so an
   // error in the input never leaves a partial output file.
   const std::filesystem::path target(out_path);
-  const std::filesystem::path tmp = target.parent_path() / (".partial-" + target.filename().string());
+  const std::filesystem::path tmp =
+      target.parent_path() / (".partial-" + target.filename().string());
   try {
     auto writer = trace::open_trace_writer(tmp.string());
     copy_trace(*reader, *writer);

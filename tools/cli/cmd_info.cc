@@ -48,8 +48,11 @@ int cmd_info(const std::vector<std::string>& args) {
       text += fmt::format("  kernel {} {}: grid {},{},{} block {},{},{} shmem {} B\n", k.id,
                           k.name.empty() ? "-" : k.name, k.grid.x, k.grid.y, k.grid.z, k.block.x,
                           k.block.y, k.block.z, k.shmem_bytes);
-      text += fmt::format("    {} warp instructions, {} active threads, SM ids {}\n", records,
-                          threads, with_sm == records ? "known" : with_sm == 0 ? "unknown" : "partial");
+      text +=
+          fmt::format("    {} warp instructions, {} active threads, SM ids {}\n", records, threads,
+                      with_sm == records ? "known"
+                      : with_sm == 0     ? "unknown"
+                                         : "partial");
       for (int op = 0; op < kOpCount; ++op)
         if (per_op[op] != 0)
           text += fmt::format("    {:<6}{:>14}\n", op_name(static_cast<Op>(op)), per_op[op]);

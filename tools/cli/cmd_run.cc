@@ -14,17 +14,16 @@ namespace gms::cli {
 
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description visible("options");
-  visible.add_options()
-      ("config", po::value<std::vector<std::string>>()->composing(),
-       "preset or configuration file (.ini); several are applied in order over the built-in "
-       "hopper-h200 preset")
-      ("set", po::value<std::vector<std::string>>()->composing(),
-       "override one key: --set section.key=value (see docs/config.md)")
-      ("mode", po::value<std::string>()->default_value("cold"), "simulation mode: cold")
-      ("kernel", po::value<std::vector<std::uint32_t>>()->composing(),
-       "replay only this kernel id (repeatable)")
-      ("format", po::value<std::string>()->default_value("table"), "table, csv or json")
-      ("output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
+  visible.add_options()(
+      "config", po::value<std::vector<std::string>>()->composing(),
+      "preset or configuration file (.ini); several are applied in order over the built-in "
+      "hopper-h200 preset")("set", po::value<std::vector<std::string>>()->composing(),
+                            "override one key: --set section.key=value (see docs/config.md)")(
+      "mode", po::value<std::string>()->default_value("cold"), "simulation mode: cold")(
+      "kernel", po::value<std::vector<std::uint32_t>>()->composing(),
+      "replay only this kernel id (repeatable)")(
+      "format", po::value<std::string>()->default_value("table"), "table, csv or json")(
+      "output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
   po::options_description hidden;
   hidden.add_options()("trace", po::value<std::vector<std::string>>(), "trace files");
   po::positional_options_description positional;
@@ -55,7 +54,8 @@ int cmd_run(const std::vector<std::string>& args) {
 
   for (const std::string& path : report.traces) {
     auto reader = trace::open_trace_reader(path);
-    for (KernelStats& k : simulate(*reader, report.config, opts)) report.kernels.push_back(std::move(k));
+    for (KernelStats& k : simulate(*reader, report.config, opts))
+      report.kernels.push_back(std::move(k));
   }
   for (std::uint32_t id : opts.kernel_ids) {
     if (std::none_of(report.kernels.begin(), report.kernels.end(),
