@@ -1,0 +1,143 @@
+// The native .gmt format: lossless round trips, size against zstd text, error reports.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "tests/trace/trace_test_util.h"
+#include "trace/binary_format.h"
+#include "trace/synthetic.h"
+
+namespace gms::trace::test {
+namespace {
+
+constexpr const char* kMixedText =
+    "#wtrace 1\n"
+    "#kernel id=1 name=copy grid=1,1,1 block=64,1,1 shmem=0 flops=0 extra=yes\n"
+    "0 LDG 4 - 0 0 ffffffff @0x7f0000000000:4\n"
+    "1 STG 4 3 0 0 ffffffff @0x7f0000100000:4\n"
+    "0 LDG 4 - 0 1 0000ffff @0x7f0000000080:-4\n"
+    "2 LDS 8 - 0 1 0000000f 0x0,0x8,0x10,0x18\n"
+    "#kernel id=7 arch=sm_90 regs=40\n"
+    "#kernel id=3\n"
+    "300 RED 16 131 4000000000 9 80000001 0xffffffffffffff00,0x0\n"
+    "44 ATOMG 1 0 1 1 ffffffff @0x0:0\n";
+
+void write_synthetic_file(const std::string& path, SyntheticPattern pattern,
+                          std::uint64_t records) {
+  auto w = open_trace_writer(path);
+  write_synthetic_kernel(*w, pattern, records, 1);
+  w->finish();
+}
+
+TEST(BinaryTraceTest, RoundTripsTextToBinaryToText) {
+  TempPath gmt(".gmt"), text(".wtrace");
+  Trace a = parse_text(kMixedText);
+  write_trace(gmt.str(), a);
+  EXPECT_EQ(read_bytes(gmt.str()).substr(0, 8),
+            std::string(reinterpret_cast<const char*>(kGmtMagic), 8));
+  Trace b = read_trace(gmt.str());
+  EXPECT_EQ(a, b);
+  write_trace(text.str(), b);
+  EXPECT_EQ(read_bytes(text.str()), kMixedText);
+}
+
+TEST(BinaryTraceTest, RoundTripsTypedKernelFieldsWithoutParams) {
+  Trace a;
+  KernelInfo k;
+  k.id = 11;
+  k.name = "n";
+  k.grid = {1, 2, 3};
+  k.block = {4, 5, 6};
+  k.shmem_bytes = 1ull << 40;
+  k.regs = 255;
+  k.flops = 123456789012345ull;
+  k.arch = "sm_80";
+  a.kernels.push_back(k);
+  a.records.emplace_back();
+  TempPath gmt(".gmt");
+  write_trace(gmt.str(), a);
+  EXPECT_EQ(read_trace(gmt.str()), a);
+}
+
+TEST(BinaryTraceTest, RoundTripsLargeSyntheticTracesAcrossBlocks) {
+  TempPath text(".wtrace.zst"), gmt(".gmt");
+  {
+    auto w = open_trace_writer(text.str());
+    write_synthetic_kernel(*w, SyntheticPattern::UnitStride, 300'000, 1);
+    write_synthetic_kernel(*w, SyntheticPattern::Random, 60'000, 2);
+    write_synthetic_kernel(*w, SyntheticPattern::UnitStride, 10, 3);
+    w->finish();
+  }
+  Trace a = read_trace(text.str());
+  write_trace(gmt.str(), a);
+  EXPECT_EQ(read_trace(gmt.str(), 1000), a);
+}
+
+TEST(BinaryTraceTest, SmallerThanZstdTextForUnitStrideAndRandom) {
+  for (SyntheticPattern pattern : {SyntheticPattern::UnitStride, SyntheticPattern::Random}) {
+    constexpr std::uint64_t kRecords = 100'000;
+    TempPath text(".wtrace.zst"), gmt(".gmt");
+    write_synthetic_file(text.str(), pattern, kRecords);
+    write_synthetic_file(gmt.str(), pattern, kRecords);
+    auto text_bytes = std::filesystem::file_size(text.str());
+    auto gmt_bytes = std::filesystem::file_size(gmt.str());
+    EXPECT_LT(gmt_bytes, text_bytes) << "pattern " << static_cast<int>(pattern);
+    if (pattern == SyntheticPattern::UnitStride) {
+      EXPECT_LE(static_cast<double>(gmt_bytes) / kRecords, 4.0);
+    }
+  }
+}
+
+TEST(BinaryTraceTest, BadMagicAndFutureVersion) {
+  TempPath gmt(".gmt");
+  write_synthetic_file(gmt.str(), SyntheticPattern::UnitStride, 10);
+  std::string bytes = read_bytes(gmt.str());
+  std::string future = bytes;
+  future[8] = 2;
+  write_bytes(gmt.str(), future);
+  GMS_EXPECT_CONTAINS(error_of([&] { read_trace(gmt.str()); }),
+                      gmt.str() + ": unsupported .gmt version 2 (reads 1)");
+  std::string bad = bytes;
+  bad[1] = 'X';  // no longer the binary magic: read as text, which lacks its magic line
+  write_bytes(gmt.str(), bad);
+  GMS_EXPECT_CONTAINS(error_of([&] { read_trace(gmt.str()); }),
+                      gmt.str() + ":1: missing '#wtrace 1' magic line");
+}
+
+TEST(BinaryTraceTest, TruncatedFileNamesBlockAndOffset) {
+  TempPath gmt(".gmt");
+  write_synthetic_file(gmt.str(), SyntheticPattern::Random, 50'000);
+  std::string bytes = read_bytes(gmt.str());
+  write_bytes(gmt.str(), bytes.substr(0, bytes.size() / 2));
+  GMS_EXPECT_CONTAINS(error_of([&] { read_trace(gmt.str()); }), gmt.str() + ": truncated block ");
+  write_bytes(gmt.str(), bytes.substr(0, bytes.size() - sizeof(GmtBlockHeader)));
+  GMS_EXPECT_CONTAINS(error_of([&] { read_trace(gmt.str()); }),
+                      gmt.str() + ": truncated: no end block after block ");
+  write_bytes(gmt.str(), bytes.substr(0, sizeof(GmtFileHeader) + 5));
+  GMS_EXPECT_CONTAINS(error_of([&] { read_trace(gmt.str()); }),
+                      gmt.str() + ": truncated block header of block 1 at byte offset 16");
+}
+
+TEST(BinaryTraceTest, CorruptBlockNamesBlockAndOffset) {
+  TempPath gmt(".gmt");
+  write_synthetic_file(gmt.str(), SyntheticPattern::Random, 1000);
+  std::string bytes = read_bytes(gmt.str());
+  bytes[sizeof(GmtFileHeader) + sizeof(GmtBlockHeader) + 40] ^= 0x5a;  // inside block 1's frame
+  write_bytes(gmt.str(), bytes);
+  GMS_EXPECT_CONTAINS(error_of([&] { read_trace(gmt.str()); }),
+                      gmt.str() + ": corrupt block 1 at byte offset 16:");
+}
+
+TEST(BinaryTraceTest, CorruptBlockHeaderIsRejected) {
+  TempPath gmt(".gmt");
+  write_synthetic_file(gmt.str(), SyntheticPattern::UnitStride, 1000);
+  std::string bytes = read_bytes(gmt.str());
+  std::uint32_t huge = 0xffffffffu;
+  std::memcpy(bytes.data() + sizeof(GmtFileHeader) + 4, &huge, 4);  // raw_bytes
+  write_bytes(gmt.str(), bytes);
+  GMS_EXPECT_CONTAINS(error_of([&] { read_trace(gmt.str()); }),
+                      gmt.str() + ": corrupt block 1 at byte offset 16: implausible block header");
+}
+
+}  // namespace
+}  // namespace gms::trace::test
