@@ -1,4 +1,6 @@
 // Large traces for benchmarks: millions of records emitted in batches, no allocation per record.
+#include <array>
+
 #include "sim/error.h"
 #include "tools/gen/emit.h"
 #include "tools/gen/families.h"
@@ -21,10 +23,29 @@ class SplitMix64 {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
   }
+  /// Uniform in [0, bound) by the multiply-high method (no division).
+  std::uint64_t below(std::uint64_t bound) {
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * bound) >> 64);
+  }
 
  private:
   std::uint64_t state_;
 };
+
+/// The sectors of one warp: a 64-slot open-addressing set, cleared per record.
+constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+using SectorSet = std::array<std::uint64_t, 2 * kWarpSize>;
+
+/// Adds `sector` to `set`; false when it is already there.
+bool insert_sector(SectorSet& set, std::uint64_t sector) {
+  std::size_t slot = (sector * 0x9e3779b97f4a7c15ull) >> 58;  // top 6 bits: 0..63
+  while (set[slot] != kEmpty) {
+    if (set[slot] == sector) return false;
+    slot = (slot + 1) % set.size();
+  }
+  set[slot] = sector;
+  return true;
+}
 
 KernelInfo bulk_kernel(const GenParams& p, std::string_view name, std::uint64_t warps) {
   const std::uint64_t ctas = (warps + kWarpsPerCta - 1) / kWarpsPerCta;
@@ -90,6 +111,7 @@ void emit_random(const GenParams& p, trace::TraceWriter& w) {
   // Every lane loads 4 bytes at the start of its own sector; the 32 sectors of a warp differ.
   const std::uint64_t sectors = (p.footprint != 0 ? p.footprint : kRandomFootprint) / kSector;
   SplitMix64 rng(p.seed);
+  SectorSet seen;
   w.begin_kernel(bulk_kernel(p, "random", p.records));
   RecordBatch batch(w);
   for (std::uint64_t warp = 0; warp < p.records; ++warp) {
@@ -98,13 +120,12 @@ void emit_random(const GenParams& p, trace::TraceWriter& w) {
     r.size = 4;
     place(r, warp);
     r.mask = ~LaneMask{0};
+    seen.fill(kEmpty);
     for (int l = 0; l < kWarpSize; ++l) {
-      bool fresh = false;
-      while (!fresh) {
-        r.addr[l] = p.base + (rng.next() % sectors) * kSector;
-        fresh = true;
-        for (int j = 0; j < l; ++j) fresh = fresh && r.addr[j] != r.addr[l];
-      }
+      std::uint64_t sector = 0;
+      do sector = rng.below(sectors);
+      while (!insert_sector(seen, sector));
+      r.addr[l] = p.base + sector * kSector;
     }
     choose_form(r);
   }
