@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -152,7 +153,11 @@ void generate_records(const KernelSpec& s, std::span<const std::uint64_t> bases,
     return cta < sm_of_cta.size() ? sm_of_cta[cta] : capture::kUnknownSm;
   };
   constexpr std::uint32_t kAll = 0xffffffffu;
-  const std::uint64_t b0 = bases.empty() ? 0 : bases[0];
+  if (bases.size() < static_cast<std::size_t>(base_count(s.family)))
+    throw std::invalid_argument("kernel " + std::to_string(s.id) + " needs " +
+                                std::to_string(base_count(s.family)) + " base addresses");
+  auto base_at = [&](std::size_t i) { return i < bases.size() ? bases[i] : 0; };
+  const std::uint64_t b0 = base_at(0);
   switch (s.family) {
     case Family::Pattern: {
       const std::uint32_t mask = s.id == 10 ? 1u : kAll;
@@ -194,9 +199,9 @@ void generate_records(const KernelSpec& s, std::span<const std::uint64_t> bases,
             emit(capture::make_record(cta, w, seq++, 0, CaptureOp::LDG, 4, kAll, sm, at(b0)));
             if (add)
               emit(capture::make_record(cta, w, seq++, 1, CaptureOp::LDG, 4, kAll, sm,
-                                        at(bases[1])));
+                                        at(base_at(1))));
             emit(capture::make_record(cta, w, seq++, add ? 2 : 1, CaptureOp::STG, 4, kAll, sm,
-                                      at(bases[add ? 2 : 1])));
+                                      at(base_at(add ? 2 : 1))));
           }
           break;
         }
@@ -234,7 +239,7 @@ void generate_records(const KernelSpec& s, std::span<const std::uint64_t> bases,
               node = ring[node];
             }
             emit(capture::make_record(cta, w, seq++, 2, CaptureOp::STG, 16, 1u, sm,
-                                      [&](int) { return bases[1] + 16 * std::uint64_t(f); }));
+                                      [&](int) { return base_at(1) + 16 * std::uint64_t(f); }));
           }
           break;
         }
