@@ -33,12 +33,60 @@ struct GpuConfig {
   std::string name = "hopper-h200";
   std::string arch = "sm_90";
   std::uint32_t sm_count = 132;
+  std::uint32_t clock_mhz = 1980;
+  std::uint32_t max_ctas_per_sm = 32;
+  std::uint32_t max_threads_per_sm = 2048;
+  std::uint32_t registers_per_sm = 65536;
+  std::uint32_t smem_reserved_per_cta_bytes = 1024;  ///< sm_80 and later reserve 1 KiB per CTA
+};
+
+enum class ReplacementKind : std::uint8_t { Lru, Fifo, Random, Srrip };
+enum class SliceHash : std::uint8_t { Linear, Xor };
+
+/// The per-SM L1 data cache.
+struct L1Config {
+  std::uint32_t unified_kb = 256;  ///< L1 + shared memory array per SM; 0 = L1 separate from it
+  std::vector<std::uint32_t> carveouts_kb{0,   8,   16,  32,  64,
+                                          100, 132, 164, 196, 228};  ///< KiB, increasing
+  std::uint32_t size_kb = 0;  ///< L1 capacity when unified_kb = 0
+  std::uint32_t line_bytes = 128;
+  std::uint32_t sector_bytes = 32;  ///< = line_bytes for a non-sectored L1
+  std::uint32_t sets = 32;          ///< ways follow from the capacity the carve-out leaves
+  bool caches_global_loads = true;
+  ReplacementKind policy = ReplacementKind::Lru;
+  std::uint64_t seed = 1;  ///< for the random policy
+};
+
+/// The device-wide L2, split into slices.
+struct L2Config {
+  std::uint32_t size_kb = 61440;
+  std::uint32_t slices = 96;
+  std::uint32_t ways = 16;
+  std::uint32_t line_bytes = 128;
+  std::uint32_t sector_bytes = 32;
+  SliceHash hash = SliceHash::Xor;
+  std::uint32_t interleave_bytes = 256;  ///< consecutive bytes mapped to one slice
+  std::uint32_t dram_fetch_bytes = 64;   ///< DRAM read granularity: 32, or 64 (sector pairs)
+  bool persist_across_kernels = false;  ///< false = empty at every kernel (ncu --cache-control all)
+  ReplacementKind policy = ReplacementKind::Lru;
+  std::uint64_t seed = 1;
+};
+
+/// DRAM fields (traffic is counted in cached mode; the bandwidth model uses the rest).
+struct DramConfig {
+  std::uint32_t channels = 96;
+  std::uint32_t bus_width_bits = 6144;
+  std::uint32_t data_rate_mtps = 6250;  ///< transfers per second per pin, in millions
+  double peak_gbps = 4800;              ///< vendor peak bandwidth, GB/s
 };
 
 struct SimConfig {
   GpuConfig gpu;
   CoalescerConfig coalescer;
   SharedMemConfig shared;
+  L1Config l1;
+  L2Config l2;
+  DramConfig dram;
 };
 
 /// Where configuration text comes from, applied in order: the built-in H200 preset, then each

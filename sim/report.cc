@@ -172,8 +172,18 @@ std::string percent(const AccessCounters& c) {
 
 void print_table(std::ostream& out, const RunReport& r) {
   fmt::print(out, "# gpumemsim run, mode cold\n");
-  for (const auto& [key, value] : effective_config(r.config))
-    fmt::print(out, "# {} = {}\n", key, value);
+  // The configuration, one line per section: "# [l1] unified_kb=256 ...".
+  std::string section, line;
+  for (const auto& [key, value] : effective_config(r.config)) {
+    const auto dot = key.find('.');
+    if (key.substr(0, dot) != section) {
+      if (!line.empty()) fmt::print(out, "{}\n", line);
+      section = key.substr(0, dot);
+      line = fmt::format("# [{}]", section);
+    }
+    line += fmt::format(" {}={}", key.substr(dot + 1), value);
+  }
+  fmt::print(out, "{}\n", line);
   for (const KernelStats& k : r.kernels) {
     fmt::print(out, "\nkernel {} {} ({} mode): grid {} block {} shmem {} B, {} warp instructions\n",
                k.kernel.id, k.kernel.name.empty() ? "-" : k.kernel.name, k.mode,

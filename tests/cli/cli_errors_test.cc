@@ -65,9 +65,9 @@ TEST(CliErrorsTest, TruncatedZstdStreamIsAnError) {
 
 TEST(CliErrorsTest, UnknownConfigKeyAndBadValueNameTheKey) {
   const std::string trace = data_path("example_stream.wtrace");
-  CliResult r = run_cli("run " + trace + " --set l1.size_kb=4");
+  CliResult r = run_cli("run " + trace + " --set l9.size_kb=4");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("l1.size_kb"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("l9.size_kb"), std::string::npos) << r.err;
   r = run_cli("run " + trace + " --set coalescer.segment_bytes=48");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("coalescer.segment_bytes"), std::string::npos) << r.err;

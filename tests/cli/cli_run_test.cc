@@ -76,7 +76,7 @@ TEST(CliRunTest, SeveralTracesAndKernelSelection) {
 TEST(CliRunTest, TableAndCsvCarryTheConfiguration) {
   const CliResult table = run_cli("run " + data_path("a2_misaligned.wtrace"));
   ASSERT_EQ(table.status, 0) << table.err;
-  EXPECT_NE(table.out.find("# coalescer.rule = sectors"), std::string::npos);
+  EXPECT_NE(table.out.find("# [coalescer] rule=sectors"), std::string::npos);
   EXPECT_NE(table.out.find("80.0%"), std::string::npos) << table.out;
   const CliResult csv = run_cli("run " + data_path("a2_misaligned.wtrace") + " --format csv");
   ASSERT_EQ(csv.status, 0) << csv.err;
