@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Captures the hardware ground truth of ../shared/groundtruth/README.md on a machine with an
+# NVIDIA GPU, into tests/groundtruth/ (or OUT_DIR):
+#   1. gms_calibrate --capture: every calibration kernel with the trace capture on, giving
+#      traces/<id>-<name>.wtrace.zst, or traces/<id>-<name>.recipe (command + SHA-256) when the
+#      compressed trace would pass 1 MiB; every trace is compared with the host model on the spot
+#   2. gms_calibrate --plain --latency: the pointer chase latencies, h200_latency.csv
+#   3. the same kernels without capture under ncu (cold caches, clocks not locked)
+#   4. ncu_to_csv.py: h200_counters.csv (kernel_id, name, one column per metric)
+#   5. README.md: GPU, driver, CUDA and ncu versions, date, the commands
+#   6. packs OUT_DIR into one groundtruth-capture.tar.zst (at most 16 MiB) in PACK_DIR
+#
+# usage: tools/groundtruth/capture.sh [GMS_CALIBRATE] [OUT_DIR] [PACK_DIR]
+#   GMS_CALIBRATE  the binary built with -DGMS_BUILD_CUDA=ON (default build-cap/tools/groundtruth/
+#                  gms_calibrate, then build/...); NCU=path overrides the ncu found on PATH or in
+#                  /usr/local/cuda*/ and /opt/nvidia/nsight-compute/*/
+# Needs: an NVIDIA GPU and driver, ncu, python3, tar and zstd. Nothing is written into OUT_DIR
+# that the GPU did not produce; a failed step stops the script with a non-zero status.
+set -euo pipefail
+start=$(date +%s)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+bin=${1:-}
+if [[ -z $bin ]]; then
+  for c in "$root/build-cap/tools/groundtruth/gms_calibrate" "$root/build/tools/groundtruth/gms_calibrate"; do
+    [[ -x $c ]] && bin=$c && break
+  done
+fi
+[[ -n $bin && -x $bin ]] || { echo "capture.sh: gms_calibrate not found (build with -DGMS_BUILD_CUDA=ON)" >&2; exit 1; }
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+out=${2:-$root/tests/groundtruth}
+pack=${3:-$root}
+ncu=${NCU:-$(command -v ncu || true)}
+if [[ -z $ncu ]]; then
+  for c in /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu; do
+    [[ -x $c ]] && ncu=$c && break
+  done
+fi
+[[ -n $ncu && -x $ncu ]] || { echo "capture.sh: ncu not found (set NCU=...)" >&2; exit 1; }
+command -v nvidia-smi >/dev/null || { echo "capture.sh: nvidia-smi not found: no NVIDIA driver" >&2; exit 1; }
+
+# The README's metrics, plus the shared-memory configuration each launch got (the carve-out).
+metrics=gpu__time_duration.sum
+metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+metrics+=,l1tex__t_sector_hit_rate_pipe_lsu_mem_global_op_ld.pct
+metrics+=,lts__t_requests_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read.sum
+metrics+=,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum
+metrics+=,lts__t_sectors_srcunit_tex_op_write.sum,dram__bytes_read.sum,dram__bytes_write.sum
+metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+metrics+=,launch__grid_size,launch__block_size
+metrics+=,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic
+metrics+=,launch__occupancy_limit_shared_mem,sm__cycles_elapsed.avg,launch__shared_mem_config_size
+
+work=$(mktemp -d)
+trap 'echo "capture.sh: logs in $work" >&2' EXIT
+mkdir -p "$out"
+rm -rf "$out/traces" "$out/h200_counters.csv" "$out/h200_latency.csv" "$out/README.md"
+mkdir -p "$out/traces"
+
+cmd_capture=("$bin" --capture "$out/traces")
+cmd_latency=("$bin" --plain --only 110 --latency "$out/h200_latency.csv")
+cmd_ncu=("$ncu" --csv --page raw --print-units base --cache-control all --clock-control none
+         --kernel-name "regex:gt[0-9]+_" --metrics "$metrics" "$bin" --plain)
+
+echo "== 1/5 capture ($bin)"
+"${cmd_capture[@]}" 2> >(tee "$work/capture.log" >&2)
+echo "== 2/5 pointer-chase latency"
+"${cmd_latency[@]}"
+echo "== 3/5 ncu"
+"${cmd_ncu[@]}" > "$work/ncu.csv" 2> "$work/ncu.err" || { cat "$work/ncu.err" >&2; exit 1; }
+echo "== 4/5 h200_counters.csv"
+"$bin" --list > "$work/kernels.txt"
+python3 "$here/ncu_to_csv.py" "$work/ncu.csv" "$work/kernels.txt" "$metrics" > "$work/counters.csv"
+mv "$work/counters.csv" "$out/h200_counters.csv"
+cp "$work/capture.log" "$out/capture.log"
+
+echo "== 5/5 README.md"
+q() { nvidia-smi --query-gpu="$1" --format=csv,noheader | head -1; }
+{
+  echo "# Hardware ground truth (written by tools/groundtruth/capture.sh)"
+  echo
+  echo "- GPU: $(q name) ($(q pci.bus_id)), $(q memory.total), compute capability $(q compute_cap 2>/dev/null || echo '?')"
+  echo "- Driver: $(q driver_version); CUDA (driver): $(nvidia-smi | sed -n 's/.*CUDA Version: *\([0-9.]*\).*/\1/p' | head -1)"
+  echo "- Kernels built with: $(strings "$bin" | grep -m1 -o 'cuda_[0-9.]*\.r[0-9.]*/compiler[.0-9_]*' || echo 'nvcc (version not recorded in the binary)')"
+  echo "- Nsight Compute: $("$ncu" --version | tail -1)"
+  echo "- Clocks during the capture: SM $(q clocks.sm) MHz, memory $(q clocks.mem) MHz (not locked)"
+  echo "- Date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host $(hostname)"
+  echo
+  echo "## Files"
+  echo
+  echo "- \`traces/<id>-<name>.wtrace.zst\`: captured traces, records sorted by (CTA, warp,"
+  echo "  program order), not in execution order; \`traces/<id>-<name>.recipe\`: traces whose"
+  echo "  compressed size would pass 1 MiB, kept as the kernel line, the SM of each CTA and the"
+  echo "  SHA-256 of the captured text; \`gms_gt_recipe FILE.recipe\` regenerates the text"
+  echo "  (CTest GroundtruthRecipes checks every hash). \`traces/captures.csv\` lists them all;"
+  echo "  every trace matched the host model (tools/groundtruth/kernel_model.h) on the GPU."
+  echo "- \`h200_counters.csv\`: one row per calibration launch, ncu raw metric names, base units."
+  echo "- \`h200_latency.csv\`: pointer chase (id 110), one warp, per footprint: clock64 cycles and"
+  echo "  %globaltimer ns over $(grep -o 'kChaseSteps = [0-9]*' "$here/kernel_addressing.h" | grep -o '[0-9]*$') dependent loads."
+  echo "- \`capture.log\`: what the capture printed."
+  echo
+  echo "## Commands"
+  echo
+  echo '```'
+  echo "${cmd_capture[*]}"
+  echo "${cmd_latency[*]}"
+  printf '%q ' "${cmd_ncu[@]}"; echo "> ncu.csv"
+  echo "python3 tools/groundtruth/ncu_to_csv.py ncu.csv kernels.txt METRICS > h200_counters.csv"
+  echo '```'
+} > "$out/README.md"
+rm -f "$out/PENDING.md"
+
+size_kb=$(du -sk "$out" | cut -f1)
+if (( size_kb > 8000 )); then
+  echo "capture.sh: $out is ${size_kb} KB, over the 8 MB limit" >&2
+  exit 1
+fi
+mkdir -p "$pack"
+tar -C "$out" -cf - . | zstd -q -19 -f -o "$pack/groundtruth-capture.tar.zst"
+pack_bytes=$(stat -c %s "$pack/groundtruth-capture.tar.zst")
+if (( pack_bytes > 16 * 1024 * 1024 )); then
+  echo "capture.sh: the pack is $pack_bytes bytes, over 16 MiB" >&2
+  exit 1
+fi
+trap - EXIT
+echo "capture.sh: done in $(( $(date +%s) - start )) s; $out is ${size_kb} KB; pack $pack/groundtruth-capture.tar.zst ($pack_bytes bytes)"
