@@ -287,3 +287,16 @@ TEST(KernelModelTest, RecipeRegeneratesTheTextItHashes) {
   EXPECT_EQ(again, text);
   EXPECT_NE(again.find("\n0 LDG 4 0 0 0 ffffffff @0x7f0000000000:128\n"), std::string::npos);
 }
+
+TEST(KernelModelTest, RecordCountMatchesTheGeneratorForSmallFamilies) {
+  for (const auto& s : gt::kernel_specs()) {
+    if (s.family != gt::Family::Pattern && s.family != gt::Family::SharedBank &&
+        s.family != gt::Family::Chase)
+      continue;  // the stream, reuse and window tests above count theirs
+    SCOPED_TRACE(s.id);
+    std::uint64_t n = 0;
+    gt::generate_records(s, std::vector<std::uint64_t>{kBase, kBase + (1ull << 32)}, {},
+                         [&](const cap::CaptureRecord&) { ++n; });
+    EXPECT_EQ(n, gt::record_count(s));
+  }
+}

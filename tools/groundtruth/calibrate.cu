@@ -211,7 +211,7 @@ bool capture_one(const gt::KernelSpec& s, const Buffers& b, const std::string& d
   }
   const std::string kline = cap::kernel_line(h);
 
-  cap::TraceOutput out(kMaxStoredTraceBytes);
+  cap::TraceOutput out(kMaxStoredTraceBytes, 12);
   cap::Sha256 model_sha;
   out.append(cap::wtrace_magic());
   out.append(kline);
