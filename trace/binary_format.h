@@ -20,8 +20,10 @@
 ///     sm+1 (0 = unknown), cta and warp are u32 deltas (wrapping) against the previous record of
 ///     the block.
 ///     strided: zz (base - slot), zz stride; base = lane 0's address; slot := base
-///     list: zz (addr[first] - slot), then zz (addr[lane] - addr[previous active lane]) for the
-///           other active lanes; slot := addr[first]
+///     list: zz (addr[first] - slot), u8 width W (0..8), then for the other active lanes
+///           zz (addr[lane] - addr[previous active lane]) as W-byte little-endian integers
+///           (fixed width per record: fast to decode, and regular bytes for zstd); slot :=
+///           addr[first]
 ///     slot = a 256-entry direct-mapped table indexed by inst % 256, holding the last address
 ///     stored for that slot (all 64-bit arithmetic wraps).
 ///
@@ -66,8 +68,9 @@ static_assert(std::is_trivially_copyable_v<GmtBlockHeader> && sizeof(GmtBlockHea
 inline constexpr std::size_t kGmtBlockRawBytes = 1u << 20;
 /// Largest raw block a reader accepts (guards against corrupt headers).
 inline constexpr std::size_t kGmtMaxRawBytes = 64u << 20;
-/// Upper bound of one encoded record: head + 4 varints of <= 5 bytes + mask + 32 x 10 bytes.
-inline constexpr std::size_t kGmtMaxRecordBytes = 1 + 5 * 5 + 32 * 10 + 10;
+/// Upper bound of one encoded record (list form: head, 4 varints and the mask of <= 5 bytes,
+/// first address <= 10 bytes, width, 31 x 8 bytes), plus 8 bytes of slack for 8-byte stores.
+inline constexpr std::size_t kGmtMaxRecordBytes = 1 + 5 * 5 + 10 + 1 + 31 * 8 + 8;
 
 namespace detail {
 
@@ -101,8 +104,9 @@ inline std::uint8_t* put_varint(std::uint8_t* p, std::uint64_t v) {
 /// Reads a LEB128 varint at `p`. The caller guarantees 10 readable bytes (the reader pads its
 /// buffer); an over-long varint sets `bad`.
 inline std::uint64_t get_varint(const std::uint8_t*& p, bool& bad) {
-  std::uint64_t v = *p & 0x7f;
-  if (!(*p++ & 0x80)) return v;
+  std::uint64_t v = *p++;
+  if (v < 0x80) return v;  // the common one-byte case
+  v &= 0x7f;
   for (int shift = 7; shift < 70; shift += 7) {
     std::uint8_t b = *p++;
     v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
@@ -111,6 +115,27 @@ inline std::uint64_t get_varint(const std::uint8_t*& p, bool& bad) {
   bad = true;
   return v;
 }
+
+/// Appends the low `width` bytes of `v` (little-endian); needs 8 writable bytes at `p`.
+inline std::uint8_t* put_fixed(std::uint8_t* p, std::uint64_t v, unsigned width) {
+  std::memcpy(p, &v, 8);
+  return p + width;
+}
+
+/// Reads a `width`-byte little-endian integer (width <= 8); needs 8 readable bytes at `p`.
+inline std::uint64_t get_fixed(const std::uint8_t*& p, unsigned width) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  p += width;
+  return width == 8 ? v : v & ((std::uint64_t{1} << (8 * width)) - 1);
+}
+
+/// The delta state of a block, identical in writer and reader; zeroed at each block start.
+struct DeltaState {
+  std::uint32_t prev_sm1 = 0, prev_cta = 0, prev_warp = 0;
+  std::uint64_t slot[kSlotCount] = {};
+  void reset() { *this = DeltaState{}; }
+};
 
 }  // namespace detail
 }  // namespace gms::trace

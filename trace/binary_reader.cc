@@ -13,7 +13,71 @@ using detail::get_varint;
 using detail::unzigzag;
 
 namespace {
+
 constexpr std::size_t kPadBytes = kGmtMaxRecordBytes + 16;  // zeros after each raw block
+
+/// Decodes one record at `p` into `r`; returns the end. Reads at most kGmtMaxRecordBytes (the
+/// block buffer is padded); malformed input sets `bad` or runs past the block end, which the
+/// caller checks. Works on locals so that stores into `r` do not force reloads of `p`.
+inline const std::uint8_t* decode_record(const std::uint8_t* p, detail::DeltaState& s, WarpInstr& r,
+                                         bool& bad) {
+  const unsigned head = *p++;
+  const auto inst = static_cast<std::uint32_t>(get_varint(p, bad));
+  s.prev_sm1 += static_cast<std::uint32_t>(unzigzag(get_varint(p, bad)));
+  s.prev_cta += static_cast<std::uint32_t>(unzigzag(get_varint(p, bad)));
+  s.prev_warp += static_cast<std::uint32_t>(unzigzag(get_varint(p, bad)));
+  const LaneMask mask =
+      (head & detail::kHeadFullMask) ? 0xffffffffu : static_cast<LaneMask>(get_varint(p, bad));
+  std::uint64_t& slot = s.slot[inst % detail::kSlotCount];
+  r.inst = inst;
+  r.op = static_cast<Op>(head & 7);
+  r.size = static_cast<std::uint8_t>(1u << ((head >> detail::kHeadSizeShift) & 7));
+  r.sm = s.prev_sm1 - 1;
+  r.cta = s.prev_cta;
+  r.warp = s.prev_warp;
+  r.mask = mask;
+  if (head & detail::kHeadStrided) {
+    const std::uint64_t base = slot + static_cast<std::uint64_t>(unzigzag(get_varint(p, bad)));
+    const std::int64_t stride = unzigzag(get_varint(p, bad));
+    slot = base;
+    r.strided = true;
+    r.stride = stride;
+    const auto ustride = static_cast<std::uint64_t>(stride);
+    if (mask == 0xffffffffu) {
+      std::uint64_t a = base;
+      for (unsigned i = 0; i < kWarpSize; ++i, a += ustride) r.addr[i] = a;
+    } else {
+      for (unsigned i = 0; i < kWarpSize; ++i) r.addr[i] = (mask >> i & 1) ? base + i * ustride : 0;
+    }
+    return p;
+  }
+  std::uint64_t a = slot + static_cast<std::uint64_t>(unzigzag(get_varint(p, bad)));
+  slot = a;
+  const unsigned width = *p++;
+  if (width > 8 || mask == 0) {
+    bad = true;
+    return p;
+  }
+  r.strided = false;
+  r.stride = 0;
+  if (mask == 0xffffffffu) {
+    r.addr[0] = a;
+    for (unsigned i = 1; i < kWarpSize; ++i) {
+      a += static_cast<std::uint64_t>(unzigzag(detail::get_fixed(p, width)));
+      r.addr[i] = a;
+    }
+    return p;
+  }
+  r.addr.fill(0);
+  LaneMask m = mask;
+  r.addr[static_cast<unsigned>(std::countr_zero(m))] = a;
+  for (m &= m - 1; m != 0; m &= m - 1) {
+    a += static_cast<std::uint64_t>(unzigzag(detail::get_fixed(p, width)));
+    r.addr[static_cast<unsigned>(std::countr_zero(m))] = a;
+  }
+  return p;
+}
+
 }  // namespace
 
 BinaryReader::BinaryReader(std::unique_ptr<InputStream> in) : in_(std::move(in)) {
@@ -83,8 +147,7 @@ bool BinaryReader::load_block() {
   pos_ = raw_.data();
   end_ = raw_.data() + block_.raw_bytes;
   block_records_ = block_kernels_ = 0;
-  prev_sm1_ = prev_cta_ = prev_warp_ = 0;
-  slot_.fill(0);
+  delta_.reset();
   return true;
 }
 
@@ -125,44 +188,6 @@ void BinaryReader::decode_kernel(KernelInfo& k) {
   ++block_kernels_;
 }
 
-void BinaryReader::decode_record(WarpInstr& r) {
-  std::uint8_t head = *pos_++;
-  r.op = static_cast<Op>(head & 7);
-  r.size = static_cast<std::uint8_t>(1u << ((head >> detail::kHeadSizeShift) & 7));
-  r.inst = static_cast<std::uint32_t>(get_varint(pos_, bad_));
-  prev_sm1_ += static_cast<std::uint32_t>(unzigzag(get_varint(pos_, bad_)));
-  prev_cta_ += static_cast<std::uint32_t>(unzigzag(get_varint(pos_, bad_)));
-  prev_warp_ += static_cast<std::uint32_t>(unzigzag(get_varint(pos_, bad_)));
-  r.sm = prev_sm1_ - 1;
-  r.cta = prev_cta_;
-  r.warp = prev_warp_;
-  r.mask =
-      (head & detail::kHeadFullMask) ? 0xffffffffu : static_cast<LaneMask>(get_varint(pos_, bad_));
-  r.addr.fill(0);
-  std::uint64_t& slot = slot_[r.inst % detail::kSlotCount];
-  if (head & detail::kHeadStrided) {
-    std::uint64_t base = slot + static_cast<std::uint64_t>(unzigzag(get_varint(pos_, bad_)));
-    r.stride = unzigzag(get_varint(pos_, bad_));
-    r.strided = true;
-    slot = base;
-    for (LaneMask m = r.mask; m != 0; m &= m - 1) {
-      unsigned lane = static_cast<unsigned>(std::countr_zero(m));
-      r.addr[lane] = base + lane * static_cast<std::uint64_t>(r.stride);
-    }
-  } else {
-    r.strided = false;
-    r.stride = 0;
-    std::uint64_t a = slot;
-    for (LaneMask m = r.mask; m != 0; m &= m - 1) {
-      a += static_cast<std::uint64_t>(unzigzag(get_varint(pos_, bad_)));
-      r.addr[static_cast<unsigned>(std::countr_zero(m))] = a;
-    }
-    if (r.mask != 0) slot = r.addr[static_cast<unsigned>(std::countr_zero(r.mask))];
-  }
-  ++block_records_;
-  ++record_index_;
-}
-
 void BinaryReader::check_record(const WarpInstr& r) const {
   if (bad_ || pos_ > end_ || r.mask == 0 || !valid_access_size(r.size))
     fail("{}: corrupt block {} at byte offset {}: bad record {} of the file", in_->name(),
@@ -181,7 +206,9 @@ bool BinaryReader::next_kernel(KernelInfo& out) {
       return true;
     }
     if (block_index_ == 1 && block_kernels_ == 0) corrupt("record before any kernel");
-    decode_record(scratch_);
+    pos_ = decode_record(pos_, delta_, scratch_, bad_);
+    ++block_records_;
+    ++record_index_;
     check_record(scratch_);
   }
 }
@@ -197,7 +224,9 @@ std::size_t BinaryReader::read(std::span<WarpInstr> out) {
       in_kernel_ = false;
       break;
     }
-    decode_record(out[n]);
+    pos_ = decode_record(pos_, delta_, out[n], bad_);
+    ++block_records_;
+    ++record_index_;
     check_record(out[n]);
     ++n;
   }

@@ -30,7 +30,6 @@ class BinaryReader final : public TraceReader {
  private:
   bool load_block();  // false after the end block
   void decode_kernel(KernelInfo& out);
-  void decode_record(WarpInstr& r);
   void check_record(const WarpInstr& r) const;  // after decode_record: in bounds, well-formed
   [[noreturn]] void corrupt(const char* what) const;
   std::size_t read_exact(void* dst, std::size_t n);
@@ -48,8 +47,7 @@ class BinaryReader final : public TraceReader {
   std::uint32_t block_records_ = 0, block_kernels_ = 0;  // decoded so far in the block
   std::uint64_t record_index_ = 0;                       // records decoded in the file
   bool at_end_ = false, in_kernel_ = false, bad_ = false;
-  std::uint32_t prev_sm1_ = 0, prev_cta_ = 0, prev_warp_ = 0;
-  std::array<std::uint64_t, detail::kSlotCount> slot_{};
+  detail::DeltaState delta_;
   WarpInstr scratch_;
 };
 

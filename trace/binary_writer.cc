@@ -41,16 +41,10 @@ BinaryWriter::BinaryWriter(std::unique_ptr<OutputStream> out, int zstd_level)
   std::memcpy(h.magic, kGmtMagic, sizeof h.magic);
   h.version = kGmtVersion;
   out_->write(&h, sizeof h);
-  reset_delta_state();
 }
 
 BinaryWriter::~BinaryWriter() {
   ZSTD_freeCCtx(zstd_);
-}
-
-void BinaryWriter::reset_delta_state() {
-  prev_sm1_ = prev_cta_ = prev_warp_ = 0;
-  slot_.fill(0);
 }
 
 void BinaryWriter::flush_block() {
@@ -64,7 +58,7 @@ void BinaryWriter::flush_block() {
   out_->write(packed_.data(), n);
   raw_len_ = 0;
   records_ = kernels_ = 0;
-  reset_delta_state();
+  delta_.reset();
 }
 
 void BinaryWriter::begin_kernel(const KernelInfo& k) {
@@ -104,29 +98,37 @@ std::uint8_t* BinaryWriter::encode(const WarpInstr& r, std::uint8_t* p) {
        << detail::kHeadSizeShift));
   p = put_varint(p, r.inst);
   std::uint32_t sm1 = r.sm + 1;  // kUnknownSm -> 0
-  p = put_varint(p, detail::zigzag32(sm1, prev_sm1_));
-  p = put_varint(p, detail::zigzag32(r.cta, prev_cta_));
-  p = put_varint(p, detail::zigzag32(r.warp, prev_warp_));
-  prev_sm1_ = sm1;
-  prev_cta_ = r.cta;
-  prev_warp_ = r.warp;
+  p = put_varint(p, detail::zigzag32(sm1, delta_.prev_sm1));
+  p = put_varint(p, detail::zigzag32(r.cta, delta_.prev_cta));
+  p = put_varint(p, detail::zigzag32(r.warp, delta_.prev_warp));
+  delta_.prev_sm1 = sm1;
+  delta_.prev_cta = r.cta;
+  delta_.prev_warp = r.warp;
   if (!full) p = put_varint(p, r.mask);
-  std::uint64_t& slot = slot_[r.inst % detail::kSlotCount];
+  std::uint64_t& slot = delta_.slot[r.inst % detail::kSlotCount];
   if (strided) {
     p = put_varint(p, zigzag(static_cast<std::int64_t>(base - slot)));
     p = put_varint(p, zigzag(r.stride));
     slot = base;
     return p;
   }
+  // List: the first address against the slot, the others as fixed-width lane-to-lane deltas.
   LaneMask m = r.mask;
   std::uint64_t prev = r.addr[static_cast<unsigned>(std::countr_zero(m))];
   p = put_varint(p, zigzag(static_cast<std::int64_t>(prev - slot)));
   slot = prev;
+  std::uint64_t deltas[kWarpSize];
+  std::uint64_t all = 0;
+  int n = 0;
   for (m &= m - 1; m != 0; m &= m - 1) {
     std::uint64_t a = r.addr[static_cast<unsigned>(std::countr_zero(m))];
-    p = put_varint(p, zigzag(static_cast<std::int64_t>(a - prev)));
+    deltas[n] = zigzag(static_cast<std::int64_t>(a - prev));
+    all |= deltas[n++];
     prev = a;
   }
+  unsigned width = static_cast<unsigned>(std::bit_width(all) + 7) / 8;
+  *p++ = static_cast<std::uint8_t>(width);
+  for (int i = 0; i < n; ++i) p = detail::put_fixed(p, deltas[i], width);
   return p;
 }
 

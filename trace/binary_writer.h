@@ -29,7 +29,6 @@ class BinaryWriter final : public TraceWriter {
 
  private:
   void flush_block();
-  void reset_delta_state();
   std::uint8_t* encode(const WarpInstr& r, std::uint8_t* p);
 
   std::unique_ptr<OutputStream> out_;
@@ -40,9 +39,7 @@ class BinaryWriter final : public TraceWriter {
   std::uint32_t records_ = 0, kernels_ = 0;
   bool in_kernel_ = false, finished_ = false;
   std::unordered_set<std::uint32_t> kernel_ids_;
-  // Delta state, reset at each block.
-  std::uint32_t prev_sm1_ = 0, prev_cta_ = 0, prev_warp_ = 0;
-  std::array<std::uint64_t, detail::kSlotCount> slot_{};
+  detail::DeltaState delta_;  // reset at each block
 };
 
 }  // namespace gms::trace

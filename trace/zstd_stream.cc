@@ -60,6 +60,18 @@ std::size_t InputStream::read_raw(void* dst, std::size_t n) {
   char* out = static_cast<char*>(dst);
   std::size_t got = 0;
   while (got < n) {
+    if (in_pos_ == in_end_ && n - got >= in_.size()) {
+      // A large read with an empty chunk: straight into the caller's buffer, no extra copy.
+      std::size_t want = n - got;
+      std::size_t k = std::fread(out + got, 1, want, file_);
+      if (k < want) {
+        if (std::ferror(file_))
+          throw StreamError(name_, fmt::format("read error: {}", std::strerror(errno)));
+        eof_ = true;
+      }
+      got += k;
+      break;
+    }
     if (in_pos_ == in_end_ && !fill_input()) break;
     std::size_t k = std::min(n - got, in_end_ - in_pos_);
     std::memcpy(out + got, in_.data() + in_pos_, k);
