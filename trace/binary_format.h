@@ -20,10 +20,11 @@
 ///     sm+1 (0 = unknown), cta and warp are u32 deltas (wrapping) against the previous record of
 ///     the block.
 ///     strided: zz (base - slot), zz stride; base = lane 0's address; slot := base
-///     list: zz (addr[first] - slot), u8 width W (0..8), then for the other active lanes
-///           zz (addr[lane] - addr[previous active lane]) as W-byte little-endian integers
-///           (fixed width per record: fast to decode, and regular bytes for zstd); slot :=
-///           addr[first]
+///     list: zz (addr[first] - slot), u8 W, u8 S, then for the other active lanes in order
+///           zz(d >> S) where d = addr[lane] - addr[previous active lane] and S = the trailing
+///           zero bits common to all d; each value is W bits, bit-packed LSB-first when W <= 56,
+///           else 8 bytes. Dense for random addresses (zstd then stores them as they are, which
+///           decompresses at memcpy speed), a few bits for regular ones; slot := addr[first]
 ///     slot = a 256-entry direct-mapped table indexed by inst % 256, holding the last address
 ///     stored for that slot (all 64-bit arithmetic wraps).
 ///
@@ -69,8 +70,8 @@ inline constexpr std::size_t kGmtBlockRawBytes = 1u << 20;
 /// Largest raw block a reader accepts (guards against corrupt headers).
 inline constexpr std::size_t kGmtMaxRawBytes = 64u << 20;
 /// Upper bound of one encoded record (list form: head, 4 varints and the mask of <= 5 bytes,
-/// first address <= 10 bytes, width, 31 x 8 bytes), plus 8 bytes of slack for 8-byte stores.
-inline constexpr std::size_t kGmtMaxRecordBytes = 1 + 5 * 5 + 10 + 1 + 31 * 8 + 8;
+/// first address <= 10 bytes, W and S, 31 x 8 bytes), plus 8 bytes of slack for 8-byte stores.
+inline constexpr std::size_t kGmtMaxRecordBytes = 1 + 5 * 5 + 10 + 2 + 31 * 8 + 8;
 
 namespace detail {
 
@@ -116,19 +117,56 @@ inline std::uint64_t get_varint(const std::uint8_t*& p, bool& bad) {
   return v;
 }
 
-/// Appends the low `width` bytes of `v` (little-endian); needs 8 writable bytes at `p`.
-inline std::uint8_t* put_fixed(std::uint8_t* p, std::uint64_t v, unsigned width) {
-  std::memcpy(p, &v, 8);
-  return p + width;
+/// Widest value that is bit-packed; wider ones take 8 bytes each.
+inline constexpr unsigned kMaxPackedBits = 56;
+
+/// Appends `n` values of `bits` bits each (see the list form above); needs 8 slack bytes.
+inline std::uint8_t* put_packed(std::uint8_t* p, const std::uint64_t* v, int n, unsigned bits) {
+  if (bits > kMaxPackedBits) {
+    std::memcpy(p, v, 8 * static_cast<std::size_t>(n));
+    return p + 8 * n;
+  }
+  std::uint64_t acc = 0;
+  unsigned used = 0;
+  for (int i = 0; i < n; ++i) {
+    acc |= v[i] << used;  // used < 8 and bits <= 56: fits
+    used += bits;
+    std::memcpy(p, &acc, 8);
+    p += used / 8;
+    acc = used >= 64 ? 0 : acc >> (used / 8 * 8);
+    used %= 8;
+  }
+  return used ? p + 1 : p;
 }
 
-/// Reads a `width`-byte little-endian integer (width <= 8); needs 8 readable bytes at `p`.
-inline std::uint64_t get_fixed(const std::uint8_t*& p, unsigned width) {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  p += width;
-  return width == 8 ? v : v & ((std::uint64_t{1} << (8 * width)) - 1);
-}
+/// Reads values written by put_packed, one at a time; needs 8 readable bytes past the data.
+class PackedReader {
+ public:
+  PackedReader(const std::uint8_t* p, unsigned bits)
+      : p_(p),
+        bits_(bits),
+        mask_(bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1) {}
+  std::uint64_t next() {
+    std::uint64_t v;
+    if (bits_ > kMaxPackedBits) {
+      std::memcpy(&v, p_ + pos_ / 8, 8);
+      pos_ += 64;
+      return v;
+    }
+    std::memcpy(&v, p_ + pos_ / 8, 8);
+    v = (v >> (pos_ % 8)) & mask_;
+    pos_ += bits_;
+    return v;
+  }
+  /// The first byte after the values read.
+  const std::uint8_t* end() const { return p_ + (pos_ + 7) / 8; }
+
+ private:
+  const std::uint8_t* p_;
+  std::uint64_t pos_ = 0;  // in bits
+  unsigned bits_;
+  std::uint64_t mask_;
+};
 
 /// The delta state of a block, identical in writer and reader; zeroed at each block start.
 struct DeltaState {

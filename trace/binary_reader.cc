@@ -53,29 +53,27 @@ inline const std::uint8_t* decode_record(const std::uint8_t* p, detail::DeltaSta
   }
   std::uint64_t a = slot + static_cast<std::uint64_t>(unzigzag(get_varint(p, bad)));
   slot = a;
-  const unsigned width = *p++;
-  if (width > 8 || mask == 0) {
+  const unsigned bits = p[0], shift = p[1];
+  p += 2;
+  if (bits > 64 || shift > 63 || mask == 0) {
     bad = true;
     return p;
   }
   r.strided = false;
   r.stride = 0;
+  detail::PackedReader deltas(p, bits);
+  auto next = [&] { return static_cast<std::uint64_t>(unzigzag(deltas.next())) << shift; };
   if (mask == 0xffffffffu) {
     r.addr[0] = a;
-    for (unsigned i = 1; i < kWarpSize; ++i) {
-      a += static_cast<std::uint64_t>(unzigzag(detail::get_fixed(p, width)));
-      r.addr[i] = a;
-    }
-    return p;
+    for (unsigned i = 1; i < kWarpSize; ++i) r.addr[i] = a += next();
+    return deltas.end();
   }
   r.addr.fill(0);
   LaneMask m = mask;
   r.addr[static_cast<unsigned>(std::countr_zero(m))] = a;
-  for (m &= m - 1; m != 0; m &= m - 1) {
-    a += static_cast<std::uint64_t>(unzigzag(detail::get_fixed(p, width)));
-    r.addr[static_cast<unsigned>(std::countr_zero(m))] = a;
-  }
-  return p;
+  for (m &= m - 1; m != 0; m &= m - 1)
+    r.addr[static_cast<unsigned>(std::countr_zero(m))] = a += next();
+  return deltas.end();
 }
 
 }  // namespace
@@ -189,7 +187,7 @@ void BinaryReader::decode_kernel(KernelInfo& k) {
 }
 
 void BinaryReader::check_record(const WarpInstr& r) const {
-  if (bad_ || pos_ > end_ || r.mask == 0 || !valid_access_size(r.size))
+  if (bad_ || pos_ > end_ || r.mask == 0 || r.size > 16)  // size is 1 << k by construction
     fail("{}: corrupt block {} at byte offset {}: bad record {} of the file", in_->name(),
          block_index_, block_offset_, record_index_);
 }

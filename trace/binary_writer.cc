@@ -112,24 +112,30 @@ std::uint8_t* BinaryWriter::encode(const WarpInstr& r, std::uint8_t* p) {
     slot = base;
     return p;
   }
-  // List: the first address against the slot, the others as fixed-width lane-to-lane deltas.
+  // List: the first address against the slot, the others as bit-packed lane-to-lane deltas.
   LaneMask m = r.mask;
   std::uint64_t prev = r.addr[static_cast<unsigned>(std::countr_zero(m))];
   p = put_varint(p, zigzag(static_cast<std::int64_t>(prev - slot)));
   slot = prev;
   std::uint64_t deltas[kWarpSize];
-  std::uint64_t all = 0;
+  std::uint64_t any_bits = 0;
   int n = 0;
   for (m &= m - 1; m != 0; m &= m - 1) {
     std::uint64_t a = r.addr[static_cast<unsigned>(std::countr_zero(m))];
-    deltas[n] = zigzag(static_cast<std::int64_t>(a - prev));
-    all |= deltas[n++];
+    deltas[n] = a - prev;
+    any_bits |= deltas[n++];
     prev = a;
   }
-  unsigned width = static_cast<unsigned>(std::bit_width(all) + 7) / 8;
-  *p++ = static_cast<std::uint8_t>(width);
-  for (int i = 0; i < n; ++i) p = detail::put_fixed(p, deltas[i], width);
-  return p;
+  unsigned shift = any_bits == 0 ? 0 : static_cast<unsigned>(std::countr_zero(any_bits));
+  std::uint64_t all = 0;
+  for (int i = 0; i < n; ++i) {
+    deltas[i] = zigzag(static_cast<std::int64_t>(deltas[i]) >> shift);
+    all |= deltas[i];
+  }
+  unsigned bits = static_cast<unsigned>(std::bit_width(all));
+  *p++ = static_cast<std::uint8_t>(bits);
+  *p++ = static_cast<std::uint8_t>(shift);
+  return detail::put_packed(p, deltas, n, bits);
 }
 
 void BinaryWriter::write(std::span<const WarpInstr> records) {
