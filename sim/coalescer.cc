@@ -73,10 +73,16 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
       const unsigned s0 = static_cast<unsigned>((from - line) / kSectorBytes);
       const unsigned s1 = static_cast<unsigned>((to - line) / kSectorBytes);
       const auto mask = static_cast<std::uint8_t>(((2u << s1) - 1) & ~((1u << s0) - 1));
-      if (line_count > 0 && out.line_list[line_count - 1].line_addr == line) {
-        out.line_list[line_count - 1].sector_mask |= mask;
-      } else {
-        out.line_list[line_count++] = {line, mask};
+      if (line_count == 0 || out.line_list[line_count - 1].line_addr != line)
+        out.line_list[line_count++] = {line, 0, {}};
+      LineAccess& la = out.line_list[line_count - 1];
+      la.sector_mask |= mask;
+      for (unsigned s = s0; s <= s1; ++s) {
+        const Addr sector = line + Addr{s} * kSectorBytes;
+        const unsigned b0 = static_cast<unsigned>(std::max(from, sector) - sector);
+        const unsigned b1 = static_cast<unsigned>(std::min(to, sector + kSectorBytes - 1) - sector);
+        la.byte_mask[s] |= static_cast<std::uint32_t>(((std::uint64_t{2} << b1) - 1) &
+                                                      ~((std::uint64_t{1} << b0) - 1));
       }
       if (to == hi) break;
     }

@@ -20,6 +20,8 @@ inline constexpr std::uint32_t kSectorsPerLine = kLineBytes / kSectorBytes;
 struct LineAccess {
   Addr line_addr = 0;  ///< byte address of the line (a multiple of 128)
   std::uint8_t sector_mask = 0;
+  /// Bytes touched in each sector (bit b = byte b): the L2 tells full from partial writes.
+  std::array<std::uint32_t, kSectorsPerLine> byte_mask{};
 };
 
 /// The coalescer's result for one warp instruction. Counts follow the README's definitions:

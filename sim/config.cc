@@ -269,7 +269,8 @@ void validate(SimConfig& cfg) {
 
   const L1Config& l1 = cfg.l1;
   check_pow2_range("l1.line_bytes", l1.line_bytes, 32, 256);
-  check_pow2_range("l1.sector_bytes", l1.sector_bytes, 32, l1.line_bytes);
+  check_pow2_range("l1.sector_bytes", l1.sector_bytes, 32,
+                   std::min<std::uint32_t>(l1.line_bytes, 128));
   if (l1.line_bytes / l1.sector_bytes > 8)
     fail("configuration key 'l1.sector_bytes': at most 8 sectors per line");
   if (l1.sets == 0) fail("configuration key 'l1.sets': must be at least 1");

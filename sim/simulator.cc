@@ -1,11 +1,16 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "sim/coalescer.h"
+#include "sim/error.h"
 #include "sim/instr_table.h"
+#include "sim/memory_hierarchy.h"
 #include "sim/smem_arbiter.h"
+#include "trace/formats.h"
 
 namespace gms {
 
@@ -13,75 +18,169 @@ namespace {
 
 constexpr std::size_t kBatchRecords = 4096;
 
-/// Accumulates one kernel's cold-model statistics.
-class KernelReplay {
- public:
-  KernelReplay(const Coalescer& coalescer, const SmemArbiter& arbiter, KernelStats& out)
-      : coalescer_(coalescer), arbiter_(arbiter), out_(out) {}
+/// The cold model's hierarchy counters: every transaction misses everywhere, so L1 misses = L2
+/// read sectors = sectors, and DRAM bytes = transactions x segment size.
+void charge_cold_hierarchy(Op op, const CoalescedAccess& a, AccessCounters& c) {
+  const std::uint64_t bytes = std::uint64_t{a.transactions} * a.segment_bytes;
+  switch (op) {
+    case Op::LDG:
+    case Op::LDL:
+      c.l1_sector_misses += a.sectors;
+      c.l2_read_sectors += a.sectors;
+      c.l2_read_sector_misses += a.sectors;
+      c.dram_read_bytes += bytes;
+      break;
+    case Op::STG:
+    case Op::STL:
+      c.l2_write_sectors += a.sectors;
+      c.dram_write_bytes += bytes;
+      break;
+    case Op::ATOMG:
+    case Op::RED:
+      c.l2_atomic_sectors += a.sectors;
+      c.dram_read_bytes += bytes;
+      break;
+    case Op::LDS:
+    case Op::STS:
+      break;
+  }
+}
 
-  void add(const WarpInstr& w) {
-    bool created = false;
-    const std::uint32_t r = rows_.row(w, created);
-    if (created)
-      out_.instructions.push_back({w.inst, w.op, w.size, coalescer_.segment_bytes(w.op), {}});
-    AccessCounters& c = out_.instructions[r].c;
-    ++c.instructions;
-    ++c.requests;
-    if (is_shared(w.op)) {
-      const BankAccess b = arbiter_.arbitrate(w);
-      const auto threads = static_cast<std::uint64_t>(std::popcount(w.mask));
-      c.active_threads += threads;
-      c.bytes_requested += threads * w.size;
-      c.wavefronts += b.wavefronts;
-      c.ideal_wavefronts += b.ideal_wavefronts;
-    } else {
-      coalescer_.coalesce(w, access_);
-      c.active_threads += access_.active_threads;
-      c.bytes_requested += access_.bytes_requested;
-      c.bytes_distinct += access_.bytes_distinct;
-      c.sectors += access_.sectors;
-      c.transactions += access_.transactions;
-      c.lines += access_.lines;
-      c.bytes_fetched += std::uint64_t{access_.transactions} * access_.segment_bytes;
-    }
-    ++out_.records;
+/// Replays a stream of kernels. `Hierarchy` is a MemoryHierarchy instantiation, or void for a
+/// cold-only run.
+template <class Hierarchy>
+class Replayer {
+ public:
+  Replayer(const SimConfig& cfg, const RunOptions& opts)
+      : cfg_(cfg), opts_(opts), coalescer_(cfg.coalescer), arbiter_(cfg.shared) {
+    if constexpr (!std::is_void_v<Hierarchy>) hierarchy_ = std::make_unique<Hierarchy>(cfg);
   }
 
-  void finish() {
-    for (const InstrStats& row : out_.instructions)
-      out_.totals[static_cast<int>(op_class(row.op))] += row.c;
+  void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
+    KernelInfo kernel;
+    while (reader.next_kernel(kernel)) {
+      if (!opts_.kernel_ids.empty() && std::find(opts_.kernel_ids.begin(), opts_.kernel_ids.end(),
+                                                 kernel.id) == opts_.kernel_ids.end())
+        continue;
+      cold_ = opts_.mode != SimMode::Cached ? std::make_optional<KernelStats>() : std::nullopt;
+      cached_ = opts_.mode != SimMode::Cold ? std::make_optional<KernelStats>() : std::nullopt;
+      if (cold_) cold_->kernel = kernel;
+      if (cached_) {
+        cached_->kernel = kernel;
+        cached_->mode = "cached";
+      }
+      rows_ = InstrTable();
+      if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->begin_kernel(*cached_);
+      while (const std::size_t n = reader.read(batch_)) {
+        for (std::size_t i = 0; i < n; ++i) add(batch_[i]);
+      }
+      if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->end_kernel();
+      for (auto* k : {&cold_, &cached_}) {
+        if (!*k) continue;
+        finish(**k);
+        out.push_back(std::move(**k));
+      }
+    }
   }
 
  private:
-  const Coalescer& coalescer_;
-  const SmemArbiter& arbiter_;
-  KernelStats& out_;
+  void add(const WarpInstr& w) {
+    bool created = false;
+    const std::uint32_t r = rows_.row(w, created);
+    if (created) {
+      const InstrStats row{w.inst, w.op, w.size, coalescer_.segment_bytes(w.op), {}};
+      if (cold_) cold_->instructions.push_back(row);
+      if (cached_) cached_->instructions.push_back(row);
+    }
+    AccessCounters base;
+    base.instructions = 1;
+    base.requests = 1;
+    if (is_shared(w.op)) {
+      const BankAccess b = arbiter_.arbitrate(w);
+      base.active_threads = static_cast<std::uint64_t>(std::popcount(w.mask));
+      base.bytes_requested = base.active_threads * w.size;
+      base.wavefronts = b.wavefronts;
+      base.ideal_wavefronts = b.ideal_wavefronts;
+    } else {
+      coalescer_.coalesce(w, access_);
+      base.active_threads = access_.active_threads;
+      base.bytes_requested = access_.bytes_requested;
+      base.bytes_distinct = access_.bytes_distinct;
+      base.sectors = access_.sectors;
+      base.transactions = access_.transactions;
+      base.lines = access_.lines;
+      base.bytes_fetched = std::uint64_t{access_.transactions} * access_.segment_bytes;
+    }
+    if (cold_) {
+      AccessCounters& c = cold_->instructions[r].c;
+      c += base;
+      if (!is_shared(w.op)) charge_cold_hierarchy(w.op, access_, c);
+      ++cold_->records;
+    }
+    if (cached_) {
+      AccessCounters& c = cached_->instructions[r].c;
+      c += base;
+      if constexpr (!std::is_void_v<Hierarchy>)
+        if (!is_shared(w.op)) hierarchy_->access(w, access_, r, c);
+      ++cached_->records;
+    }
+  }
+
+  static void finish(KernelStats& k) {
+    for (const InstrStats& row : k.instructions)
+      k.totals[static_cast<int>(op_class(row.op))] += row.c;
+  }
+
+  const SimConfig& cfg_;
+  const RunOptions& opts_;
+  Coalescer coalescer_;
+  SmemArbiter arbiter_;
+  std::conditional_t<std::is_void_v<Hierarchy>, int, std::unique_ptr<Hierarchy>> hierarchy_{};
+  std::vector<WarpInstr> batch_ = std::vector<WarpInstr>(kBatchRecords);
   InstrTable rows_;
   CoalescedAccess access_;
+  std::optional<KernelStats> cold_, cached_;
 };
+
+template <class F>
+std::vector<KernelStats> run_with_replayer(const SimConfig& cfg, const RunOptions& opts, F feed) {
+  std::vector<KernelStats> out;
+  if (opts.mode == SimMode::Cold) {
+    Replayer<void> r(cfg, opts);
+    feed(r, out);
+    return out;
+  }
+  with_policies(cfg, [&]<class L1P, class L2P>() {
+    Replayer<MemoryHierarchy<L1P, L2P>> r(cfg, opts);
+    feed(r, out);
+  });
+  return out;
+}
 
 }  // namespace
 
+SimMode parse_sim_mode(const std::string& name) {
+  if (name == "cold") return SimMode::Cold;
+  if (name == "cached") return SimMode::Cached;
+  if (name == "both") return SimMode::Both;
+  fail("unknown mode '{}' (cold, cached, both)", name);
+}
+
 std::vector<KernelStats> simulate(trace::TraceReader& reader, const SimConfig& cfg,
                                   const RunOptions& opts) {
-  const Coalescer coalescer(cfg.coalescer);
-  const SmemArbiter arbiter(cfg.shared);
-  std::vector<WarpInstr> batch(kBatchRecords);
-  std::vector<KernelStats> result;
-  KernelInfo kernel;
-  while (reader.next_kernel(kernel)) {
-    if (!opts.kernel_ids.empty() && std::find(opts.kernel_ids.begin(), opts.kernel_ids.end(),
-                                              kernel.id) == opts.kernel_ids.end())
-      continue;
-    KernelStats& stats = result.emplace_back();
-    stats.kernel = kernel;
-    KernelReplay replay(coalescer, arbiter, stats);
-    while (const std::size_t n = reader.read(batch)) {
-      for (std::size_t i = 0; i < n; ++i) replay.add(batch[i]);
+  return run_with_replayer(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
+    replayer.replay(reader, out);
+  });
+}
+
+std::vector<KernelStats> simulate(const std::vector<std::string>& traces, const SimConfig& cfg,
+                                  const RunOptions& opts) {
+  return run_with_replayer(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
+    for (const std::string& path : traces) {
+      auto reader = trace::open_trace_reader(path);
+      replayer.replay(*reader, out);
     }
-    replay.finish();
-  }
-  return result;
+  });
 }
 
 }  // namespace gms

@@ -1,8 +1,9 @@
 #pragma once
-/// The replay driver: streams a trace through the coalescer and the shared-memory arbiter and
-/// accumulates per-instruction and per-kernel statistics.
+/// The replay driver: streams a trace through the coalescer, the shared-memory arbiter and (in
+/// cached mode) the memory hierarchy, and accumulates per-instruction and per-kernel statistics.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/config.h"
@@ -11,13 +12,27 @@
 
 namespace gms {
 
+/// cold: every access misses everywhere (the notes' model); cached: L1/L2/DRAM; both: each
+/// kernel twice, cold then cached, from one pass over the trace.
+enum class SimMode { Cold, Cached, Both };
+
+/// Parses "cold", "cached" or "both"; throws SimError otherwise.
+SimMode parse_sim_mode(const std::string& name);
+
 struct RunOptions {
   std::vector<std::uint32_t> kernel_ids;  ///< replay only these kernels (empty = all)
+  SimMode mode = SimMode::Cold;
 };
 
-/// Replays every (selected) kernel of `reader` in cold mode and returns their statistics in trace
-/// order. Memory use does not grow with the number of records.
+/// Replays every (selected) kernel of `reader` and returns their statistics in trace order (in
+/// mode both: each kernel's cold entry, then its cached one). Memory use does not grow with the
+/// number of records. Calls of simulate() are independent: the caches start empty.
 std::vector<KernelStats> simulate(trace::TraceReader& reader, const SimConfig& cfg,
+                                  const RunOptions& opts = {});
+
+/// The same over several traces as one stream of kernels (the L2 may persist from one trace's
+/// last kernel into the next trace's first).
+std::vector<KernelStats> simulate(const std::vector<std::string>& traces, const SimConfig& cfg,
                                   const RunOptions& opts = {});
 
 }  // namespace gms

@@ -17,6 +17,15 @@ void for_each_counter(A& a, B& b, F f) {
   f(a.bytes_fetched, b.bytes_fetched);
   f(a.wavefronts, b.wavefronts);
   f(a.ideal_wavefronts, b.ideal_wavefronts);
+  f(a.l1_sector_hits, b.l1_sector_hits);
+  f(a.l1_sector_misses, b.l1_sector_misses);
+  f(a.l2_read_sectors, b.l2_read_sectors);
+  f(a.l2_read_sector_hits, b.l2_read_sector_hits);
+  f(a.l2_read_sector_misses, b.l2_read_sector_misses);
+  f(a.l2_write_sectors, b.l2_write_sectors);
+  f(a.l2_atomic_sectors, b.l2_atomic_sectors);
+  f(a.dram_read_bytes, b.dram_read_bytes);
+  f(a.dram_write_bytes, b.dram_write_bytes);
 }
 }  // namespace
 

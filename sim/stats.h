@@ -23,6 +23,16 @@ struct AccessCounters {
   std::uint64_t bytes_fetched = 0;     ///< transactions x segment size
   std::uint64_t wavefronts = 0;        ///< shared memory only
   std::uint64_t ideal_wavefronts = 0;  ///< shared memory only
+  // The hierarchy (cached mode; in cold mode every access misses everywhere):
+  std::uint64_t l1_sector_hits = 0;    ///< requested 32-byte sectors found in L1 (loads)
+  std::uint64_t l1_sector_misses = 0;  ///< requested 32-byte sectors not found (or L1 bypassed)
+  std::uint64_t l2_read_sectors = 0;   ///< 32-byte sectors read from L2 (loads)
+  std::uint64_t l2_read_sector_hits = 0;
+  std::uint64_t l2_read_sector_misses = 0;
+  std::uint64_t l2_write_sectors = 0;   ///< 32-byte sectors written to L2 (stores)
+  std::uint64_t l2_atomic_sectors = 0;  ///< 32-byte sectors updated by atomics at L2
+  std::uint64_t dram_read_bytes = 0;    ///< DRAM reads caused by this instruction's L2 misses
+  std::uint64_t dram_write_bytes = 0;   ///< write-backs of lines this instruction dirtied last
 
   AccessCounters& operator+=(const AccessCounters& o);
   friend AccessCounters operator-(AccessCounters a, const AccessCounters& b);
@@ -45,6 +55,13 @@ struct KernelStats {
   std::array<AccessCounters, kOpClassCount> totals{};
   std::vector<InstrStats> instructions;  ///< in order of first appearance
   std::uint64_t records = 0;             ///< warp instructions replayed
+  /// DRAM write-backs of lines that earlier kernels dirtied (only with persistent L2 contents);
+  /// part of the kernel's DRAM write bytes, charged to no instruction.
+  std::uint64_t earlier_kernels_write_bytes = 0;
+  // Cached mode: where the kernel ran.
+  std::uint32_t resident_ctas_per_sm = 0;
+  std::uint32_t carveout_kb = 0;
+  std::uint64_t l1_bytes = 0;
 
   const AccessCounters& total(OpClass c) const { return totals[static_cast<int>(c)]; }
 };

@@ -8,7 +8,6 @@
 #include "sim/simulator.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
-#include "trace/formats.h"
 
 namespace gms::cli {
 
@@ -31,15 +30,13 @@ int cmd_run(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!parse_args(args,
                   "usage: gpumemsim run TRACE... [--config FILE] [--set KEY=VALUE]... "
-                  "[--mode cold] [--kernel ID]... [--format table|csv|json] [-o FILE]\n"
+                  "[--mode cold|cached|both] [--kernel ID]... [--format table|csv|json] [-o FILE]\n"
                   "Replays warp traces (wtrace text, .zst, or .gmt; - for stdin) and reports\n"
                   "per-instruction coalescing and shared-memory bank statistics.",
                   visible, hidden, positional, vm))
     return 0;
   if (!vm.count("trace")) fail("run: no trace given (see --help)");
 
-  const std::string mode = vm["mode"].as<std::string>();
-  if (mode != "cold") fail("run: unknown mode '{}' (this version models: cold)", mode);
   const ReportFormat format = parse_report_format(vm["format"].as<std::string>());
 
   ConfigSources sources;
@@ -50,13 +47,10 @@ int cmd_run(const std::vector<std::string>& args) {
   report.config = load_config(sources);
   report.traces = vm["trace"].as<std::vector<std::string>>();
   RunOptions opts;
+  opts.mode = parse_sim_mode(vm["mode"].as<std::string>());
   if (vm.count("kernel")) opts.kernel_ids = vm["kernel"].as<std::vector<std::uint32_t>>();
 
-  for (const std::string& path : report.traces) {
-    auto reader = trace::open_trace_reader(path);
-    for (KernelStats& k : simulate(*reader, report.config, opts))
-      report.kernels.push_back(std::move(k));
-  }
+  report.kernels = simulate(report.traces, report.config, opts);
   for (std::uint32_t id : opts.kernel_ids) {
     if (std::none_of(report.kernels.begin(), report.kernels.end(),
                      [id](const KernelStats& k) { return k.kernel.id == id; }))

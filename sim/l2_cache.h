@@ -1,0 +1,226 @@
+#pragma once
+/// The device-wide L2: slices selected by an address hash, each a sectored, write-back,
+/// write-allocate cache with per-sector dirty state and byte masks.
+///
+/// - A read miss fetches from DRAM at l2.dram_fetch_bytes granularity: on the H200 a 64-byte
+///   sector pair, so DRAM read bytes = 64 x the distinct aligned pairs holding a missed sector,
+///   and both sectors of the pair become valid (groundtruth: stream_stride stride 32 reads 64
+///   bytes per sector requested, stride 8 reads 32).
+/// - A write never fetches, even a partial one: written bytes are tracked per sector; a sector
+///   whose 32 bytes are all written becomes valid, a partial one is dirty but not readable, and
+///   a later read of it misses and fetches (merging). The H200's pattern_store kernels read
+///   almost nothing from DRAM.
+/// - An evicted or flushed line writes its dirty sectors back, 32 bytes each, charged to the
+///   instruction that dirtied the line last.
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "sim/coalescer.h"
+#include "sim/config.h"
+#include "sim/sector_cache.h"
+#include "sim/stats.h"
+
+namespace gms {
+
+/// Who last dirtied an L2 line: a kernel sequence number and the instruction row inside it.
+struct LineOwner {
+  std::uint32_t kernel = 0;
+  std::uint32_t row = 0;
+};
+
+/// Receives DRAM write-backs; the L2 does not know the statistics layout.
+class WritebackSink {
+ public:
+  virtual ~WritebackSink() = default;
+  virtual void writeback(const LineOwner& owner, std::uint64_t bytes) = 0;
+};
+
+template <ReplacementPolicy Policy>
+class L2Cache {
+ public:
+  L2Cache(const L2Config& cfg, const std::vector<Policy>& policies)
+      : cfg_(cfg),
+        sectors_per_line_(cfg.line_bytes / cfg.sector_bytes),
+        fetch_sectors_(cfg.dram_fetch_bytes / cfg.sector_bytes),
+        interleave_shift_(static_cast<unsigned>(std::countr_zero(cfg.interleave_bytes))),
+        lines_per_chunk_(cfg.interleave_bytes / cfg.line_bytes),
+        sets_(static_cast<std::uint32_t>(std::uint64_t{cfg.size_kb} * 1024 /
+                                         (std::uint64_t{cfg.slices} * cfg.ways * cfg.line_bytes))) {
+    slices_.reserve(cfg.slices);
+    for (std::uint32_t i = 0; i < cfg.slices; ++i)
+      slices_.emplace_back(CacheGeometry{sets_, cfg.ways, sectors_per_line_}, policies[i]);
+    const std::size_t slots = std::size_t{cfg.slices} * sets_ * cfg.ways;
+    byte_mask_.assign(slots * sectors_per_line_, 0);
+    owner_.assign(slots, {});
+  }
+
+  /// The slice of a byte address: consecutive interleave_bytes chunks go round the slices
+  /// (linear), or the chunk number is XOR-folded first (hash), spreading strided streams.
+  std::uint32_t slice_of(Addr addr) const {
+    std::uint64_t chunk = addr >> interleave_shift_;
+    if (cfg_.hash == SliceHash::Xor) chunk ^= (chunk >> 7) ^ (chunk >> 13) ^ (chunk >> 19);
+    return static_cast<std::uint32_t>(chunk % cfg_.slices);
+  }
+
+  /// Reads 32-byte sectors `want` of the 128-byte line `line_addr` into counters `c`.
+  void read(Addr line_addr, std::uint8_t want, AccessCounters& c, WritebackSink& sink) {
+    for_each_l2_line(
+        line_addr, want,
+        [&](Line& l, std::uint8_t sectors) {
+          std::uint8_t& valid = l.slice->valid(l.slot);
+          const std::uint8_t miss = sectors & static_cast<std::uint8_t>(~valid);
+          const auto n = static_cast<std::uint64_t>(std::popcount(sectors));
+          const auto m = static_cast<std::uint64_t>(std::popcount(miss));
+          c.l2_read_sectors += n;
+          c.l2_read_sector_misses += m;
+          c.l2_read_sector_hits += n - m;
+          c.dram_read_bytes += fetch(valid, miss);
+        },
+        sink);
+  }
+
+  /// Writes the sectors `want` of the 128-byte line with per-sector byte masks; no DRAM read.
+  void write(const LineAccess& la, const LineOwner& owner, AccessCounters& c, WritebackSink& sink) {
+    for_each_l2_line(
+        la.line_addr, la.sector_mask,
+        [&](Line& l, std::uint8_t sectors) {
+          c.l2_write_sectors += static_cast<std::uint64_t>(std::popcount(sectors));
+          mark_written(l, la, sectors);
+          owner_[l.global_slot] = owner;
+        },
+        sink);
+  }
+
+  /// An atomic or reduction: read-modify-write at L2 (fetches a missing sector, dirties it).
+  void atomic(const LineAccess& la, const LineOwner& owner, AccessCounters& c,
+              WritebackSink& sink) {
+    for_each_l2_line(
+        la.line_addr, la.sector_mask,
+        [&](Line& l, std::uint8_t sectors) {
+          c.l2_atomic_sectors += static_cast<std::uint64_t>(std::popcount(sectors));
+          std::uint8_t& valid = l.slice->valid(l.slot);
+          c.dram_read_bytes += fetch(valid, sectors & static_cast<std::uint8_t>(~valid));
+          l.slice->dirty(l.slot) |= sectors;
+          owner_[l.global_slot] = owner;
+        },
+        sink);
+  }
+
+  /// Writes every dirty line back (charged to its owner) and, unless `keep`, empties the cache.
+  void flush(WritebackSink& sink, bool keep) {
+    for (std::uint32_t s = 0; s < slices_.size(); ++s) {
+      slices_[s].for_each_line([&](std::size_t slot, std::uint64_t, std::uint8_t dirty) {
+        if (dirty == 0) return;
+        const std::size_t global = std::size_t{s} * sets_ * cfg_.ways + slot;
+        sink.writeback(owner_[global], std::uint64_t{cfg_.sector_bytes} * std::popcount(dirty));
+        if (keep) {
+          slices_[s].dirty(slot) = 0;
+          clear_bytes(global);
+        }
+      });
+      if (!keep) slices_[s].clear();
+    }
+    if (!keep) std::fill(byte_mask_.begin(), byte_mask_.end(), 0);
+  }
+
+ private:
+  struct Line {
+    SectorCache<Policy>* slice;
+    Addr addr;                ///< byte address of the L2 line
+    std::size_t slot;         ///< index inside the slice
+    std::size_t global_slot;  ///< index over all slices (side tables)
+  };
+
+  /// Calls f(line, sectors) for each L2 line the 32-byte sectors `want` of a 128-byte coalescer
+  /// line fall in, allocating it (and writing back its victim) when absent.
+  template <class F>
+  void for_each_l2_line(Addr line_addr, std::uint8_t want, F f, WritebackSink& sink) {
+    for (std::uint8_t rest = want; rest != 0;) {
+      const Addr first =
+          line_addr + Addr{static_cast<unsigned>(std::countr_zero(rest))} * kSectorBytes;
+      const std::uint64_t key = first / cfg_.line_bytes;
+      std::uint8_t group = 0;    // coalescer sectors in this L2 line
+      std::uint8_t sectors = 0;  // the same, as L2 sector bits
+      for (std::uint8_t r = rest; r != 0; r &= r - 1) {
+        const unsigned t = static_cast<unsigned>(std::countr_zero(r));
+        const Addr a = line_addr + Addr{t} * kSectorBytes;
+        if (a / cfg_.line_bytes != key) continue;
+        group |= static_cast<std::uint8_t>(1u << t);
+        sectors |= static_cast<std::uint8_t>(1u << ((a % cfg_.line_bytes) / cfg_.sector_bytes));
+      }
+      rest &= static_cast<std::uint8_t>(~group);
+      Line l = locate(first, key, sink);
+      f(l, sectors);
+    }
+  }
+
+  Line locate(Addr addr, std::uint64_t key, WritebackSink& sink) {
+    const std::uint32_t s = slice_of(addr);
+    SectorCache<Policy>& slice = slices_[s];
+    // The set comes from the line's index among the lines of its slice, so that every set of
+    // every slice is used whatever the interleave (a plain line number mod sets is not).
+    const std::uint64_t chunk = addr >> interleave_shift_;
+    const std::uint64_t local = (chunk / cfg_.slices) * lines_per_chunk_ + key % lines_per_chunk_;
+    const auto set = static_cast<std::uint32_t>(local % sets_);
+    std::int32_t way = slice.find(set, key);
+    const std::size_t base = std::size_t{s} * sets_ * cfg_.ways;
+    if (way == SectorCache<Policy>::kMiss) {
+      Eviction ev;
+      way = static_cast<std::int32_t>(slice.allocate(set, key, ev));
+      const std::size_t slot = slice.slot(set, static_cast<std::uint32_t>(way));
+      if (ev.valid && ev.dirty_mask != 0)
+        sink.writeback(owner_[base + slot],
+                       std::uint64_t{cfg_.sector_bytes} * std::popcount(ev.dirty_mask));
+      clear_bytes(base + slot);
+    } else {
+      slice.touch(set, static_cast<std::uint32_t>(way));
+    }
+    const std::size_t slot = slice.slot(set, static_cast<std::uint32_t>(way));
+    return {&slice, key * cfg_.line_bytes, slot, base + slot};
+  }
+
+  /// Fills the DRAM fetch units holding the `miss` sectors; returns the DRAM bytes read.
+  std::uint64_t fetch(std::uint8_t& valid, std::uint8_t miss) const {
+    std::uint64_t bytes = 0;
+    const std::uint8_t unit = static_cast<std::uint8_t>((1u << fetch_sectors_) - 1);
+    for (unsigned first = 0; first < sectors_per_line_; first += fetch_sectors_) {
+      const auto unit_mask = static_cast<std::uint8_t>(unit << first);
+      if ((miss & unit_mask) == 0) continue;
+      bytes += cfg_.dram_fetch_bytes;
+      valid |= unit_mask;
+    }
+    return bytes;
+  }
+
+  void mark_written(const Line& l, const LineAccess& la, std::uint8_t sectors) {
+    std::uint8_t& valid = l.slice->valid(l.slot);
+    l.slice->dirty(l.slot) |= sectors;
+    for (std::uint8_t r = sectors; r != 0; r &= r - 1) {
+      const unsigned s = static_cast<unsigned>(std::countr_zero(r));
+      // The coalescer's byte mask of the 32-byte piece that lands in L2 sector s.
+      const Addr sector_addr = l.addr + Addr{s} * cfg_.sector_bytes;
+      const auto t = static_cast<unsigned>((sector_addr - la.line_addr) / kSectorBytes);
+      std::uint32_t& bytes = byte_mask_[l.global_slot * sectors_per_line_ + s];
+      bytes |= la.byte_mask[t];
+      if (bytes == 0xffffffffu) valid |= static_cast<std::uint8_t>(1u << s);
+    }
+  }
+
+  void clear_bytes(std::size_t global_slot) {
+    std::fill_n(byte_mask_.begin() + static_cast<std::ptrdiff_t>(global_slot * sectors_per_line_),
+                sectors_per_line_, 0u);
+  }
+
+  L2Config cfg_;
+  std::uint32_t sectors_per_line_, fetch_sectors_;
+  unsigned interleave_shift_;
+  std::uint64_t lines_per_chunk_;
+  std::uint32_t sets_;
+  std::vector<SectorCache<Policy>> slices_;
+  std::vector<std::uint32_t> byte_mask_;  ///< per sector of every line: bytes written
+  std::vector<LineOwner> owner_;          ///< per line: last writer
+};
+
+}  // namespace gms

@@ -1,0 +1,141 @@
+#pragma once
+/// Cached mode: one L1 per SM, the sliced L2 and the DRAM traffic they cause, fed with the
+/// coalescer's lines. Built once per run from SimConfig; the replacement policies are template
+/// parameters, chosen once for the whole run (see with_policies).
+
+#include <memory>
+#include <vector>
+
+#include "sim/coalescer.h"
+#include "sim/config.h"
+#include "sim/l1_cache.h"
+#include "sim/l2_cache.h"
+#include "sim/placement.h"
+#include "sim/stats.h"
+
+namespace gms {
+
+template <ReplacementPolicy P>
+P make_policy(std::uint64_t seed) {
+  if constexpr (std::is_same_v<P, RandomPolicy>) {
+    return P(seed);
+  } else {
+    (void)seed;
+    return P{};
+  }
+}
+
+template <ReplacementPolicy L1P, ReplacementPolicy L2P>
+class MemoryHierarchy final : public WritebackSink {
+ public:
+  explicit MemoryHierarchy(const SimConfig& cfg) : cfg_(cfg), l1_(cfg.gpu.sm_count) {
+    std::vector<L2P> policies;
+    for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
+      policies.push_back(make_policy<L2P>(cfg.l2.seed + s));
+    l2_ = std::make_unique<L2Cache<L2P>>(cfg.l2, policies);
+  }
+
+  /// Starts a kernel: empty L1s sized by the kernel's carve-out; the L2 was emptied at the end
+  /// of the previous kernel unless l2.persist_across_kernels.
+  void begin_kernel(KernelStats& stats) {
+    stats_ = &stats;
+    ++kernel_seq_;
+    placement_ = place_kernel(stats.kernel, cfg_);
+    stats.resident_ctas_per_sm = placement_.resident_ctas_per_sm;
+    stats.carveout_kb = placement_.carveout_kb;
+    stats.l1_bytes = placement_.l1_bytes;
+    for (auto& l1 : l1_) l1.reset();
+  }
+
+  /// Replays one global, local or atomic warp instruction whose lines are `a`, charging row `row`.
+  void access(const WarpInstr& w, const CoalescedAccess& a, std::uint32_t row, AccessCounters& c) {
+    const LineOwner owner{kernel_seq_, row};
+    const bool load = w.op == Op::LDG || w.op == Op::LDL;
+    const bool cached_load = w.op == Op::LDL || (w.op == Op::LDG && cfg_.l1.caches_global_loads);
+    for (std::uint32_t i = 0; i < a.lines; ++i) {
+      const LineAccess& la = a.line_list[i];
+      if (load) {
+        // A bypassing load misses L1 by definition and reads its sectors from L2.
+        std::uint8_t fetch = la.sector_mask;
+        std::uint8_t hits = 0;
+        if (cached_load) {
+          const L1Outcome o = l1_for(w).read(la.line_addr, la.sector_mask);
+          hits = o.hit_mask;
+          fetch = o.fetch_mask;
+        }
+        c.l1_sector_hits += static_cast<std::uint64_t>(std::popcount(hits));
+        c.l1_sector_misses +=
+            static_cast<std::uint64_t>(std::popcount(la.sector_mask) - std::popcount(hits));
+        if (fetch != 0) l2_->read(la.line_addr, fetch, c, *this);
+      } else if (w.op == Op::ATOMG || w.op == Op::RED) {
+        l2_->atomic(la, owner, c, *this);
+      } else {
+        l2_->write(la, owner, c, *this);
+      }
+    }
+  }
+
+  /// Ends the kernel: dirty L2 lines are written back (charged to the instructions that dirtied
+  /// them) and the L2 is emptied, unless its contents persist into the next kernel.
+  void end_kernel() {
+    if (!cfg_.l2.persist_across_kernels) l2_->flush(*this, /*keep=*/false);
+    stats_ = nullptr;
+  }
+
+  void writeback(const LineOwner& owner, std::uint64_t bytes) override {
+    if (owner.kernel == kernel_seq_ && stats_ != nullptr)
+      stats_->instructions[owner.row].c.dram_write_bytes += bytes;
+    else if (stats_ != nullptr)
+      stats_->earlier_kernels_write_bytes += bytes;
+  }
+
+ private:
+  L1Cache<L1P>& l1_for(const WarpInstr& w) {
+    auto& slot = l1_[sm_of(w, cfg_.gpu.sm_count)];
+    if (!slot) {
+      const std::uint32_t sm = sm_of(w, cfg_.gpu.sm_count);
+      slot = std::make_unique<L1Cache<L1P>>(cfg_.l1, placement_.l1_bytes,
+                                            make_policy<L1P>(cfg_.l1.seed + sm));
+    }
+    return *slot;
+  }
+
+  const SimConfig& cfg_;
+  std::vector<std::unique_ptr<L1Cache<L1P>>> l1_;  ///< per SM, created on first use in a kernel
+  std::unique_ptr<L2Cache<L2P>> l2_;
+  KernelPlacement placement_;
+  KernelStats* stats_ = nullptr;
+  std::uint32_t kernel_seq_ = 0;
+};
+
+/// Calls f.template operator()<L1Policy, L2Policy>() with the policy types the config names:
+/// the one place where a policy name becomes a type.
+template <class F>
+decltype(auto) with_policies(const SimConfig& cfg, F&& f) {
+  auto l2 = [&]<class L1P>() -> decltype(auto) {
+    switch (cfg.l2.policy) {
+      case ReplacementKind::Fifo:
+        return f.template operator()<L1P, FifoPolicy>();
+      case ReplacementKind::Random:
+        return f.template operator()<L1P, RandomPolicy>();
+      case ReplacementKind::Srrip:
+        return f.template operator()<L1P, SrripPolicy>();
+      case ReplacementKind::Lru:
+        break;
+    }
+    return f.template operator()<L1P, LruPolicy>();
+  };
+  switch (cfg.l1.policy) {
+    case ReplacementKind::Fifo:
+      return l2.template operator()<FifoPolicy>();
+    case ReplacementKind::Random:
+      return l2.template operator()<RandomPolicy>();
+    case ReplacementKind::Srrip:
+      return l2.template operator()<SrripPolicy>();
+    case ReplacementKind::Lru:
+      break;
+  }
+  return l2.template operator()<LruPolicy>();
+}
+
+}  // namespace gms

@@ -1,0 +1,90 @@
+// The JSON printer: the schema-1 contract of README.md "Output".
+#include <nlohmann/json.hpp>
+
+#include "sim/report.h"
+#include "sim/report_stats.h"
+
+namespace gms::detail {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json counters_json(const AccessCounters& c, bool shared) {
+  Json j;
+  if (shared) {
+    for (const StatSpec& s : kSharedStats) j[s.name] = c.*s.member;
+    j["conflicts"] = conflicts(c);
+    return j;
+  }
+  for (const StatSpec& s : kMemoryStats) j[s.name] = c.*s.member;
+  j["efficiency"] = efficiency(c);
+  for (const StatSpec& s : kHierarchyStats) j[s.name] = c.*s.member;
+  return j;
+}
+
+Json config_json(const SimConfig& cfg) {
+  Json j = Json::object();
+  for (const auto& [key, value] : effective_config(cfg)) {
+    const auto dot = key.find('.');
+    j[key.substr(0, dot)][key.substr(dot + 1)] = value;
+  }
+  j["coalescer"]["load_segment_bytes"] = cfg.coalescer.load_segment_bytes;
+  j["coalescer"]["store_segment_bytes"] = cfg.coalescer.store_segment_bytes;
+  return j;
+}
+
+Json kernel_json(const KernelStats& k) {
+  Json jk;
+  jk["id"] = k.kernel.id;
+  jk["name"] = k.kernel.name;
+  jk["mode"] = k.mode;
+  jk["grid"] = {k.kernel.grid.x, k.kernel.grid.y, k.kernel.grid.z};
+  jk["block"] = {k.kernel.block.x, k.kernel.block.y, k.kernel.block.z};
+  jk["shmem"] = k.kernel.shmem_bytes;
+  jk["records"] = k.records;
+  if (k.mode == "cached")
+    jk["placement"] = {{"resident_ctas_per_sm", k.resident_ctas_per_sm},
+                       {"carveout_kb", k.carveout_kb},
+                       {"l1_bytes", k.l1_bytes}};
+  for (int c = 0; c < kOpClassCount; ++c) {
+    const auto cls = static_cast<OpClass>(c);
+    jk["totals"][std::string(op_class_key(cls))] = counters_json(k.totals[c], is_shared_class(cls));
+  }
+  const KernelTraffic t = kernel_traffic(k);
+  jk["totals"]["l2"] = {{"read_sectors", t.l2_read_sectors},
+                        {"read_sector_hits", t.l2_read_sector_hits},
+                        {"read_sector_misses", t.l2_read_sector_misses},
+                        {"write_sectors", t.l2_write_sectors},
+                        {"atomic_sectors", t.l2_atomic_sectors}};
+  jk["totals"]["dram"] = {{"read_bytes", t.dram_read_bytes},
+                          {"write_bytes", t.dram_write_bytes},
+                          {"earlier_kernels_write_bytes", k.earlier_kernels_write_bytes}};
+  Json rows = Json::array();
+  for (const InstrStats& i : k.instructions) {
+    Json row;
+    row["inst"] = i.inst;
+    row["op"] = op_name(i.op);
+    row["size"] = i.size;
+    row["class"] = op_class_key(op_class(i.op));
+    if (!is_shared(i.op)) row["segment_bytes"] = i.segment_bytes;
+    row.update(counters_json(i.c, is_shared(i.op)));
+    rows.push_back(std::move(row));
+  }
+  jk["instructions"] = std::move(rows);
+  return jk;
+}
+
+}  // namespace
+
+void print_json(std::ostream& out, const RunReport& r) {
+  Json root;
+  root["schema"] = 1;
+  root["config"] = config_json(r.config);
+  root["traces"] = r.traces;
+  root["kernels"] = Json::array();
+  for (const KernelStats& k : r.kernels) root["kernels"].push_back(kernel_json(k));
+  out << root.dump(2) << '\n';
+}
+
+}  // namespace gms::detail

@@ -1,0 +1,117 @@
+#pragma once
+/// One set-associative, sectored tag store, used for both L1 and L2 (slices). It holds tags and
+/// per-sector valid and dirty masks as flat arrays (structure of arrays), sized once; the
+/// replacement policy is a template parameter. It knows nothing of reads or writes: the L1 and L2
+/// models build their rules (allocate on miss, write-through, write-back) from these primitives.
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "sim/error.h"
+#include "sim/replacement.h"
+
+namespace gms {
+
+/// A cache's shape. Callers choose the set of each line (L1: line number mod sets; L2: an index
+/// local to the slice), so `sets` need not be a power of two (an H200 L2 slice has 320).
+struct CacheGeometry {
+  std::uint32_t sets = 1;
+  std::uint32_t ways = 1;
+  std::uint32_t sectors_per_line = 4;  ///< 1 for a non-sectored cache, at most 8
+};
+
+/// What allocate() pushed out.
+struct Eviction {
+  bool valid = false;           ///< a valid line was replaced
+  std::uint64_t key = 0;        ///< its line key
+  std::uint8_t dirty_mask = 0;  ///< its dirty sectors (write-back traffic)
+};
+
+template <ReplacementPolicy Policy>
+class SectorCache {
+ public:
+  static constexpr std::int32_t kMiss = -1;
+
+  explicit SectorCache(const CacheGeometry& g, Policy policy = {})
+      : g_(g), policy_(std::move(policy)) {
+    GMS_ASSERT(g.sets > 0 && g.ways > 0, "empty cache");
+    GMS_ASSERT(g.sectors_per_line >= 1 && g.sectors_per_line <= 8, "sectors per line");
+    const std::size_t lines = std::size_t{g.sets} * g.ways;
+    key_.assign(lines, 0);
+    present_.assign(lines, 0);
+    valid_.assign(lines, 0);
+    dirty_.assign(lines, 0);
+    policy_.init(g.sets, g.ways);
+  }
+
+  const CacheGeometry& geometry() const { return g_; }
+
+  /// The way of `set` holding `key`'s tag, or kMiss. Does not touch replacement state.
+  std::int32_t find(std::uint32_t set, std::uint64_t key) const {
+    const std::size_t base = std::size_t{set} * g_.ways;
+    for (std::uint32_t w = 0; w < g_.ways; ++w)
+      if (present_[base + w] != 0 && key_[base + w] == key) return static_cast<std::int32_t>(w);
+    return kMiss;
+  }
+
+  /// Marks a hit on (set, way) for the replacement policy.
+  void touch(std::uint32_t set, std::uint32_t way) { policy_.on_hit(set, way); }
+
+  /// Allocates a way for `key` (which must be absent): a free way if any, else the policy's
+  /// victim, whose state is reported in `ev`. The new line starts with no valid or dirty sectors.
+  std::uint32_t allocate(std::uint32_t set, std::uint64_t key, Eviction& ev) {
+    const std::size_t base = std::size_t{set} * g_.ways;
+    std::uint32_t way = g_.ways;
+    for (std::uint32_t w = 0; w < g_.ways; ++w)
+      if (present_[base + w] == 0) {
+        way = w;
+        break;
+      }
+    ev = {};
+    if (way == g_.ways) {
+      way = policy_.victim(set);
+      ev = {true, key_[base + way], dirty_[base + way]};
+    }
+    key_[base + way] = key;
+    present_[base + way] = 1;
+    valid_[base + way] = 0;
+    dirty_[base + way] = 0;
+    policy_.on_fill(set, way);
+    return way;
+  }
+
+  /// Sectors whose data is present, and sectors written since the fill (write-back state).
+  std::uint8_t& valid(std::size_t slot) { return valid_[slot]; }
+  std::uint8_t& dirty(std::size_t slot) { return dirty_[slot]; }
+
+  /// A dense index of (set, way) in [0, sets x ways), for per-line state and side tables.
+  std::size_t slot(std::uint32_t set, std::uint32_t way) const {
+    return std::size_t{set} * g_.ways + way;
+  }
+
+  /// Calls f(slot, key, dirty_mask) for every present line, e.g. to write back dirty data.
+  template <class F>
+  void for_each_line(F f) const {
+    for (std::size_t i = 0; i < key_.size(); ++i)
+      if (present_[i] != 0) f(i, key_[i], dirty_[i]);
+  }
+
+  /// Invalidates everything (and forgets dirty state: write it back first if it matters).
+  void clear() {
+    std::fill(present_.begin(), present_.end(), 0);
+    std::fill(valid_.begin(), valid_.end(), 0);
+    std::fill(dirty_.begin(), dirty_.end(), 0);
+    policy_.init(g_.sets, g_.ways);
+  }
+
+ private:
+  CacheGeometry g_;
+  Policy policy_;
+  std::vector<std::uint64_t> key_;
+  std::vector<std::uint8_t> present_;
+  std::vector<std::uint8_t> valid_;
+  std::vector<std::uint8_t> dirty_;
+};
+
+}  // namespace gms
