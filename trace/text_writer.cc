@@ -77,6 +77,8 @@ void TextWriter::flush() {
 }
 
 void TextWriter::begin_kernel(const KernelInfo& kernel) {
+  if (!kernel_ids_.insert(kernel.id).second)
+    fail("{}: duplicate kernel id {}", out_->name(), kernel.id);
   flush();
   std::string line = kernel_line(kernel, out_->name());
   line += '\n';

@@ -1,7 +1,9 @@
 #pragma once
 /// Writer of wtrace v1 text traces, plain or zstd-compressed.
 
+#include <cstdint>
 #include <memory>
+#include <unordered_set>
 #include <vector>
 
 #include "trace/writer.h"
@@ -29,6 +31,7 @@ class TextWriter final : public TraceWriter {
   std::vector<char> buf_;
   std::size_t len_ = 0;
   bool in_kernel_ = false;
+  std::unordered_set<std::uint32_t> kernel_ids_;  // a repeated id would make the file unreadable
 };
 
 }  // namespace gms::trace

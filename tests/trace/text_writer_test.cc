@@ -74,6 +74,17 @@ TEST(TextWriterTest, RejectsUnwritableParamsAndRecordsBeforeKernel) {
   GMS_EXPECT_CONTAINS(error_of([&] { w2->write(one); }), "records written before any kernel");
 }
 
+TEST(TextWriterTest, RejectsDuplicateKernelIds) {
+  for (const char* suffix : {".wtrace", ".gmt"}) {
+    TempPath p(suffix);
+    auto w = open_trace_writer(p.str());
+    KernelInfo k;
+    k.id = 4;
+    w->begin_kernel(k);
+    EXPECT_EQ(error_of([&] { w->begin_kernel(k); }), p.str() + ": duplicate kernel id 4");
+  }
+}
+
 TEST(TextWriterTest, InconsistentStridedRecordIsWrittenAsList) {
   Trace t;
   t.kernels.push_back(parse_text("#wtrace 1\n#kernel id=1\n").kernels[0]);
