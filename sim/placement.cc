@@ -9,13 +9,13 @@ namespace gms {
 
 namespace {
 
-/// The `#kernel` line's carve-out in KiB, when the capture recorded one.
-bool trace_carveout_kb(const KernelInfo& k, std::uint32_t& out) {
+/// An unsigned `#kernel` parameter, when the line has it.
+bool kernel_param(const KernelInfo& k, const char* name, std::uint32_t& out) {
   for (const auto& [key, value] : k.params) {
-    if (key != "carveout_kb") continue;
+    if (key != name) continue;
     const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
     if (ec != std::errc() || p != value.data() + value.size())
-      fail("kernel {}: carveout_kb='{}' is not an unsigned integer", k.id, value);
+      fail("kernel {}: {}='{}' is not an unsigned integer", k.id, name, value);
     return true;
   }
   return false;
@@ -49,15 +49,21 @@ KernelPlacement place_kernel(const KernelInfo& kernel, const SimConfig& cfg) {
     p.l1_bytes = std::uint64_t{l1.size_kb} * 1024;
     return p;
   }
-  std::uint32_t carveout = 0;
-  if (trace_carveout_kb(kernel, carveout)) {
-    if (std::find(l1.carveouts_kb.begin(), l1.carveouts_kb.end(), carveout) ==
-        l1.carveouts_kb.end())
-      fail("kernel {}: carveout_kb={} is not one of l1.carveouts_kb of {}", kernel.id, carveout,
-           gpu.name);
+  // The shared memory the resident CTAs need, raised to the launch's carve-out preference
+  // (cudaFuncAttributePreferredSharedMemoryCarveout, percent of the largest carve-out) when the
+  // trace records one; the driver rounds up to a supported size.
+  std::uint64_t need = resident * smem_per_cta;
+  std::uint32_t carveout = 0, pct = 0;
+  if (kernel_param(kernel, "carveout_kb", carveout)) {
+    if (std::find(l1.carveouts_kb.begin(), l1.carveouts_kb.end(), carveout) == l1.carveouts_kb.end())
+      fail("kernel {}: carveout_kb={} is not one of l1.carveouts_kb of {}", kernel.id, carveout, gpu.name);
     p.carveout_from_trace = true;
   } else {
-    const std::uint64_t need = resident * smem_per_cta;
+    if (kernel_param(kernel, "carveout_pct", pct)) {
+      if (pct > 100) fail("kernel {}: carveout_pct={} is above 100", kernel.id, pct);
+      need = std::max(need, (std::uint64_t{l1.carveouts_kb.back()} * 1024 * pct + 99) / 100);
+      p.carveout_from_trace = true;
+    }
     carveout = l1.carveouts_kb.back();
     for (std::uint32_t c : l1.carveouts_kb)
       if (std::uint64_t{c} * 1024 >= need) {

@@ -18,8 +18,9 @@ struct KernelPlacement {
 
 /// Resident CTAs per SM = the smallest of the CTA, thread, register (when the trace gives
 /// `regs`) and shared-memory limits; carve-out = the smallest supported size holding the
-/// resident CTAs' shared memory (plus the per-CTA reservation), or the `#kernel` line's
-/// `carveout_kb` when the capture recorded it; L1 = the unified array minus the carve-out (or
+/// resident CTAs' shared memory (plus the per-CTA reservation) and the launch's preference
+/// (`carveout_pct` on the `#kernel` line, as the capture records it), or exactly the line's
+/// `carveout_kb`; L1 = the unified array minus the carve-out (or
 /// l1.size_kb for a separate L1). Throws SimError when one CTA cannot fit an SM.
 KernelPlacement place_kernel(const KernelInfo& kernel, const SimConfig& cfg);
 
