@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/simulator.h"
 #include "sim/report_stats.h"
+#include "sim/simulator.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/test_paths.h"
 
@@ -22,7 +22,8 @@ std::string write_trace(const test::TempDir& dir, const std::string& body) {
   return path;
 }
 
-std::vector<KernelStats> run(const std::string& path, SimMode mode, const std::vector<std::string>& sets = {}) {
+std::vector<KernelStats> run(const std::string& path, SimMode mode,
+                             const std::vector<std::string>& sets = {}) {
   const SimConfig cfg = load_config({{}, sets});
   RunOptions opts;
   opts.mode = mode;
@@ -34,7 +35,8 @@ TEST(CachedTest, ReuseHitsInL1AfterTheFirstPass) {
   test::TempDir dir;
   std::string body = "#kernel id=60 name=reuse16k grid=1,1,1 block=32,1,1\n";
   for (int pass = 0; pass < 8; ++pass)
-    for (int i = 0; i < 128; ++i) body += fmt::format("0 LDG 4 - 0 0 ffffffff @0x{:x}:4\n", 0x100000 + i * 128);
+    for (int i = 0; i < 128; ++i)
+      body += fmt::format("0 LDG 4 - 0 0 ffffffff @0x{:x}:4\n", 0x100000 + i * 128);
   const auto k = run(write_trace(dir, body), SimMode::Cached).at(0);
   const AccessCounters& ld = k.total(OpClass::GlobalLoad);
   EXPECT_EQ(ld.sectors, 8u * 512);
@@ -50,13 +52,14 @@ TEST(CachedTest, DramReadsSectorPairs) {
   std::string body = "#kernel id=31 name=stride8 grid=1,1,1 block=32,1,1\n";
   for (int i = 0; i < 64; ++i) body += fmt::format("0 LDG 4 - 0 0 ffffffff @0x{:x}:32\n", i * 1024);
   body += "#kernel id=33 name=stride32 grid=1,1,1 block=32,1,1\n";
-  for (int i = 0; i < 64; ++i) body += fmt::format("0 LDG 4 - 0 0 ffffffff @0x{:x}:128\n", 0x10000000 + i * 4096);
+  for (int i = 0; i < 64; ++i)
+    body += fmt::format("0 LDG 4 - 0 0 ffffffff @0x{:x}:128\n", 0x10000000 + i * 4096);
   const auto ks = run(write_trace(dir, body), SimMode::Cached);
   ASSERT_EQ(ks.size(), 2u);
   const AccessCounters& s8 = ks[0].total(OpClass::GlobalLoad);
   const AccessCounters& s32 = ks[1].total(OpClass::GlobalLoad);
   EXPECT_EQ(s8.l2_read_sectors, 64u * 32);
-  EXPECT_EQ(s8.dram_read_bytes, 32u * s8.l2_read_sectors);   // both sectors of each pair used
+  EXPECT_EQ(s8.dram_read_bytes, 32u * s8.l2_read_sectors);  // both sectors of each pair used
   EXPECT_EQ(s32.l2_read_sectors, 64u * 32);
   EXPECT_EQ(s32.dram_read_bytes, 64u * s32.l2_read_sectors);  // one sector of each pair used
   // Cold mode counts sectors, not pairs.
@@ -69,7 +72,8 @@ TEST(CachedTest, StoresWriteBackWithoutReading) {
   std::string body = "#kernel id=50 name=store grid=1,1,1 block=32,1,1\n";
   for (int i = 0; i < 256; ++i) body += fmt::format("0 STG 4 - 0 0 ffffffff @0x{:x}:4\n", i * 128);
   body += "#kernel id=52 name=store_stride32 grid=1,1,1 block=32,1,1\n";
-  for (int i = 0; i < 16; ++i) body += fmt::format("0 STG 4 - 0 0 ffffffff @0x{:x}:128\n", 0x1000000 + i * 4096);
+  for (int i = 0; i < 16; ++i)
+    body += fmt::format("0 STG 4 - 0 0 ffffffff @0x{:x}:128\n", 0x1000000 + i * 4096);
   const auto ks = run(write_trace(dir, body), SimMode::Cached);
   const detail::KernelTraffic unit = detail::kernel_traffic(ks[0]);
   EXPECT_EQ(unit.dram_read_bytes, 0u);
@@ -109,7 +113,8 @@ TEST(CachedTest, BothModesListEveryKernelTwice) {
     EXPECT_EQ(ks[2 * i].kernel.id, cold[i].kernel.id);
     EXPECT_EQ(ks[2 * i].total(OpClass::GlobalLoad), cold[i].total(OpClass::GlobalLoad));
     // The coalescer's counts do not depend on the mode.
-    EXPECT_EQ(ks[2 * i + 1].total(OpClass::GlobalLoad).sectors, cold[i].total(OpClass::GlobalLoad).sectors);
+    EXPECT_EQ(ks[2 * i + 1].total(OpClass::GlobalLoad).sectors,
+              cold[i].total(OpClass::GlobalLoad).sectors);
   }
 }
 
@@ -130,18 +135,21 @@ TEST(CachedTest, KeplerCachedL1FetchesWholeLines) {
   const SimConfig cfg = load_config({{test::source_path("configs/kepler-k40-ca.ini")}, {}});
   RunOptions opts;
   opts.mode = SimMode::Cached;
-  const auto ks = simulate(std::vector<std::string>{test::data_path("a3_stride2.wtrace")}, cfg, opts);
+  const auto ks =
+      simulate(std::vector<std::string>{test::data_path("a3_stride2.wtrace")}, cfg, opts);
   const AccessCounters& ld = ks.at(0).total(OpClass::GlobalLoad);
   EXPECT_EQ(ld.transactions, 2u);
   EXPECT_EQ(ld.l2_read_sectors, 8u);
 }
 
 TEST(CachedTest, CliModeBothShowsTheComparison) {
-  const test::CliResult r = test::run_cli("run " + test::data_path("example_stream.wtrace") + " --mode both");
+  const test::CliResult r =
+      test::run_cli("run " + test::data_path("example_stream.wtrace") + " --mode both");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("cold vs cached, per instruction"), std::string::npos);
   EXPECT_NE(r.out.find("(cached mode)"), std::string::npos);
-  EXPECT_EQ(test::run_cli("run " + test::data_path("a1_sequential.wtrace") + " --mode warm").status, 1);
+  EXPECT_EQ(test::run_cli("run " + test::data_path("a1_sequential.wtrace") + " --mode warm").status,
+            1);
 }
 
 }  // namespace
