@@ -30,8 +30,9 @@ std::vector<WarpInstr> make_records(bool random, Op op, unsigned size) {
   return v;
 }
 
-void BM_CoalesceUnitStride(benchmark::State& state) {
-  const auto records = make_records(false, Op::LDG, 4);
+/// Arg 0: unit-stride warps (4 sectors each); arg 1: 32 random sectors over 1 GiB.
+void BM_Coalesce(benchmark::State& state) {
+  const auto records = make_records(state.range(0) != 0, Op::LDG, 4);
   const Coalescer c(CoalescerConfig{});
   CoalescedAccess out;
   std::size_t i = 0;
@@ -41,20 +42,7 @@ void BM_CoalesceUnitStride(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_CoalesceUnitStride);
-
-void BM_CoalesceRandomSectors(benchmark::State& state) {
-  const auto records = make_records(true, Op::LDG, 4);
-  const Coalescer c(CoalescerConfig{});
-  CoalescedAccess out;
-  std::size_t i = 0;
-  for (auto _ : state) {
-    c.coalesce(records[i++ & 4095], out);
-    benchmark::DoNotOptimize(out.sectors);
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-BENCHMARK(BM_CoalesceRandomSectors);
+BENCHMARK(BM_Coalesce)->Arg(0)->Arg(1);
 
 void BM_BankArbiterUnitStride(benchmark::State& state) {
   auto records = make_records(false, Op::LDS, static_cast<unsigned>(state.range(0)));

@@ -43,13 +43,14 @@ def main():
     ap.add_argument("--dir", default="/tmp/gms-bench")
     ap.add_argument("--patterns", default="stream,random")
     ap.add_argument("--formats", default="gmt,wtrace.zst")
+    ap.add_argument("--modes", default="cold,cached")
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
 
     print(f"machine: {cpu_name()}, {os.cpu_count()} cores; binary {args.bin}")
     print(f"records per trace: {args.records:,}")
-    print("| trace | format | file MiB | bytes/record | decode Mrec/s | run Minstr/s | run peak RSS MiB |")
-    print("|---|---|---|---|---|---|---|")
+    print("| trace | format | file MiB | bytes/record | decode Mrec/s | mode | run Minstr/s | run peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|---|")
     for pattern in args.patterns.split(","):
         for fmt in args.formats.split(","):
             path = os.path.join(args.dir, f"{pattern}-{args.records}.{fmt}")
@@ -58,9 +59,11 @@ def main():
                                check=True)
             size = os.path.getsize(path)
             dec_s, _ = timed([args.bin, "info", path])
-            run_s, rss = timed([args.bin, "run", path, "--format", "json"])
-            print(f"| {pattern} | {fmt} | {size / 2**20:.1f} | {size / args.records:.2f} | "
-                  f"{args.records / dec_s / 1e6:.1f} | {args.records / run_s / 1e6:.2f} | {rss:.0f} |")
+            for mode in args.modes.split(","):
+                run_s, rss = timed([args.bin, "run", path, "--format", "json", "--mode", mode])
+                print(f"| {pattern} | {fmt} | {size / 2**20:.1f} | {size / args.records:.2f} | "
+                      f"{args.records / dec_s / 1e6:.1f} | {mode} | {args.records / run_s / 1e6:.2f} | "
+                      f"{rss:.0f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -173,13 +173,11 @@ const std::vector<KeySpec>& key_table() {
       key("coalescer.rule", "-",
           "coalescing rule: sectors (32-byte sectors, Volta and later), kepler-l1 (128-byte "
           "transactions for loads cached in L1, 32-byte for stores and atomics), kepler-l2 "
-          "(32-byte "
-          "segments, loads bypass L1)",
+          "(32-byte segments, loads bypass L1)",
           GMS_MEMBER(coalescer.rule)),
       key("coalescer.segment_bytes", "bytes",
           "0 = the rule's transaction sizes; otherwise one transaction size for every global, "
-          "local "
-          "and atomic access (a power of two from 32 to 128, for sweeps)",
+          "local and atomic access (a power of two from 32 to 128, for sweeps)",
           GMS_MEMBER(coalescer.segment_bytes)),
       key("shared.banks", "banks", "shared-memory banks (a power of two, at most 64)",
           GMS_MEMBER(shared.banks)),

@@ -15,22 +15,18 @@ namespace gms::cli {
 
 int cmd_info(const std::vector<std::string>& args) {
   po::options_description visible("options");
-  po::options_description hidden;
-  hidden.add_options()("trace", po::value<std::vector<std::string>>(), "trace files");
-  po::positional_options_description positional;
-  positional.add("trace", -1);
   po::variables_map vm;
-  if (!parse_args(args,
-                  "usage: gpumemsim info TRACE...\n"
-                  "Lists each trace's kernels with their records per operation, active threads\n"
-                  "and whether SM ids are known.",
-                  visible, hidden, positional, vm))
-    return 0;
-  if (!vm.count("trace")) fail("info: no trace given (see --help)");
+  const std::vector<std::string> traces = parse_trace_args(
+      args, "info",
+      "usage: gpumemsim info TRACE...\n"
+      "Lists each trace's kernels with their records per operation, active threads\n"
+      "and whether SM ids are known.",
+      visible, vm);
+  if (traces.empty()) return 0;
 
   std::string text;
   std::vector<WarpInstr> batch(4096);
-  for (const std::string& path : vm["trace"].as<std::vector<std::string>>()) {
+  for (const std::string& path : traces) {
     auto reader = trace::open_trace_reader(path);
     text += fmt::format("{}\n", path);
     KernelInfo k;

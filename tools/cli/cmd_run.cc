@@ -23,19 +23,15 @@ int cmd_run(const std::vector<std::string>& args) {
       "replay only this kernel id (repeatable)")(
       "format", po::value<std::string>()->default_value("table"), "table, csv or json")(
       "output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
-  po::options_description hidden;
-  hidden.add_options()("trace", po::value<std::vector<std::string>>(), "trace files");
-  po::positional_options_description positional;
-  positional.add("trace", -1);
   po::variables_map vm;
-  if (!parse_args(args,
-                  "usage: gpumemsim run TRACE... [--config FILE] [--set KEY=VALUE]... "
-                  "[--mode cold|cached|both] [--kernel ID]... [--format table|csv|json] [-o FILE]\n"
-                  "Replays warp traces (wtrace text, .zst, or .gmt; - for stdin) and reports\n"
-                  "per-instruction coalescing and shared-memory bank statistics.",
-                  visible, hidden, positional, vm))
-    return 0;
-  if (!vm.count("trace")) fail("run: no trace given (see --help)");
+  const std::vector<std::string> traces = parse_trace_args(
+      args, "run",
+      "usage: gpumemsim run TRACE... [--config FILE] [--set KEY=VALUE]... "
+      "[--mode cold|cached|both] [--kernel ID]... [--format table|csv|json] [-o FILE]\n"
+      "Replays warp traces (wtrace text, .zst, or .gmt; - for stdin) and reports\n"
+      "per-instruction coalescing and shared-memory bank statistics.",
+      visible, vm);
+  if (traces.empty()) return 0;
 
   const ReportFormat format = parse_report_format(vm["format"].as<std::string>());
 
@@ -45,7 +41,7 @@ int cmd_run(const std::vector<std::string>& args) {
 
   RunReport report;
   report.config = load_config(sources);
-  report.traces = vm["trace"].as<std::vector<std::string>>();
+  report.traces = traces;
   RunOptions opts;
   opts.mode = parse_sim_mode(vm["mode"].as<std::string>());
   if (vm.count("kernel")) opts.kernel_ids = vm["kernel"].as<std::vector<std::uint32_t>>();

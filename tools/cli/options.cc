@@ -28,6 +28,19 @@ bool parse_args(const std::vector<std::string>& args, const std::string& usage,
   return true;
 }
 
+std::vector<std::string> parse_trace_args(const std::vector<std::string>& args,
+                                          const std::string& command, const std::string& usage,
+                                          const po::options_description& visible,
+                                          po::variables_map& vm) {
+  po::options_description hidden;
+  hidden.add_options()("trace", po::value<std::vector<std::string>>(), "trace files");
+  po::positional_options_description positional;
+  positional.add("trace", -1);
+  if (!parse_args(args, usage, visible, hidden, positional, vm)) return {};
+  if (!vm.count("trace")) fail("{}: no trace given (see --help)", command);
+  return vm["trace"].as<std::vector<std::string>>();
+}
+
 void write_output(const std::string& path, const std::string& text) {
   if (path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);

@@ -17,6 +17,13 @@ bool parse_args(const std::vector<std::string>& args, const std::string& usage,
                 const po::options_description& visible, const po::options_description& hidden,
                 const po::positional_options_description& positional, po::variables_map& vm);
 
+/// Parses a command that takes `TRACE...` as positional arguments; returns them, or an empty
+/// list when --help was printed. No trace is an error naming `command`.
+std::vector<std::string> parse_trace_args(const std::vector<std::string>& args,
+                                          const std::string& command, const std::string& usage,
+                                          const po::options_description& visible,
+                                          po::variables_map& vm);
+
 /// Writes `text` to `path` ("-" = standard output); a file is written to a temporary name and
 /// renamed, so a failure never leaves a partial file behind.
 void write_output(const std::string& path, const std::string& text);
