@@ -10,4 +10,8 @@ int cmd_run(const std::vector<std::string>& args);
 int cmd_gen(const std::vector<std::string>& args);
 int cmd_convert(const std::vector<std::string>& args);
 int cmd_info(const std::vector<std::string>& args);
+int cmd_sweep(const std::vector<std::string>& args);
+int cmd_merge(const std::vector<std::string>& args);
+int cmd_compare(const std::vector<std::string>& args);
+int cmd_validate(const std::vector<std::string>& args);
 }  // namespace gms::cli

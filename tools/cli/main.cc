@@ -22,6 +22,10 @@ constexpr std::string_view kUsage =
     "  gen      write a synthetic trace for a named access pattern\n"
     "  convert  convert a trace between wtrace text, zstd text and native binary (.gmt)\n"
     "  info     summarise a trace (kernels, records, operations)\n"
+    "  sweep    run traces over the cross product of configuration values (tidy CSV)\n"
+    "  merge    join sweep shards into the CSV a single sweep writes\n"
+    "  compare  two configurations (or cold vs cached) side by side\n"
+    "  validate compare simulated statistics with Nsight Compute counters\n"
     "\n"
     "'gpumemsim <command> --help' describes each command's options.\n";
 
@@ -45,6 +49,10 @@ int main(int argc, char** argv) {
     if (command == "gen") return gms::cli::cmd_gen(args);
     if (command == "convert") return gms::cli::cmd_convert(args);
     if (command == "info") return gms::cli::cmd_info(args);
+    if (command == "sweep") return gms::cli::cmd_sweep(args);
+    if (command == "merge") return gms::cli::cmd_merge(args);
+    if (command == "compare") return gms::cli::cmd_compare(args);
+    if (command == "validate") return gms::cli::cmd_validate(args);
     spdlog::error("unknown command '{}'", command);
     std::fputs(kUsage.data(), stderr);
     return 2;
