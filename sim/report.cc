@@ -9,6 +9,7 @@ namespace detail {
 void print_table(std::ostream& out, const RunReport& r);
 void print_csv(std::ostream& out, const RunReport& r);
 void print_json(std::ostream& out, const RunReport& r);
+void print_html(std::ostream& out, const RunReport& r);
 }  // namespace detail
 
 double efficiency(const AccessCounters& c) {
@@ -19,7 +20,8 @@ ReportFormat parse_report_format(const std::string& name) {
   if (name == "table") return ReportFormat::Table;
   if (name == "csv") return ReportFormat::Csv;
   if (name == "json") return ReportFormat::Json;
-  fail("unknown output format '{}' (table, csv, json)", name);
+  if (name == "html") return ReportFormat::Html;
+  fail("unknown output format '{}' (table, csv, json, html)", name);
 }
 
 void print_report(std::ostream& out, const RunReport& report, ReportFormat format) {
@@ -32,6 +34,9 @@ void print_report(std::ostream& out, const RunReport& report, ReportFormat forma
       break;
     case ReportFormat::Json:
       detail::print_json(out, report);
+      break;
+    case ReportFormat::Html:
+      detail::print_html(out, report);
       break;
   }
 }

@@ -18,9 +18,10 @@ struct RunReport {
   std::vector<KernelStats> kernels;
 };
 
-enum class ReportFormat { Table, Csv, Json };
+enum class ReportFormat { Table, Csv, Json, Html };
 
-/// Parses "table", "csv" or "json"; throws SimError otherwise.
+/// Parses "table", "csv", "json" or "html" (one self-contained page, sim/report_html.cc);
+/// throws SimError otherwise.
 ReportFormat parse_report_format(const std::string& name);
 
 void print_report(std::ostream& out, const RunReport& report, ReportFormat format);

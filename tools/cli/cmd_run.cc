@@ -21,13 +21,13 @@ int cmd_run(const std::vector<std::string>& args) {
       "mode", po::value<std::string>()->default_value("cold"), "simulation mode: cold")(
       "kernel", po::value<std::vector<std::uint32_t>>()->composing(),
       "replay only this kernel id (repeatable)")(
-      "format", po::value<std::string>()->default_value("table"), "table, csv or json")(
+      "format", po::value<std::string>()->default_value("table"), "table, csv, json or html")(
       "output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "run",
       "usage: gpumemsim run TRACE... [--config FILE] [--set KEY=VALUE]... "
-      "[--mode cold|cached|both] [--kernel ID]... [--format table|csv|json] [-o FILE]\n"
+      "[--mode cold|cached|both] [--kernel ID]... [--format table|csv|json|html] [-o FILE]\n"
       "Replays warp traces (wtrace text, .zst, or .gmt; - for stdin) and reports\n"
       "per-instruction coalescing and shared-memory bank statistics.",
       visible, vm);

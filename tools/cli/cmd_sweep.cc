@@ -1,7 +1,89 @@
-// Placeholder until the subcommand lands.
+// gpumemsim sweep: the cross product of configuration values over traces, in parallel, as one
+// tidy CSV (or an HTML report of it); --shard runs one deterministic slice for `merge`.
+#include <sstream>
+
 #include "sim/error.h"
+#include "sim/study_html.h"
+#include "sim/sweep.h"
+#include "sim/tidy_csv.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/options.h"
+#include "tools/cli/study_common.h"
 
 namespace gms::cli {
-int cmd_sweep(const std::vector<std::string>&) { fail("'sweep' is not implemented yet"); }
+
+int cmd_sweep(const std::vector<std::string>& args) {
+  po::options_description visible("options");
+  visible.add_options()("trace", po::value<std::vector<std::string>>()->multitoken()->composing(),
+                        "trace files (also accepted as plain arguments)")(
+      "config", po::value<std::vector<std::string>>()->composing(),
+      "base preset name or configuration file, applied in order over the built-in hopper-h200")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override one key of the base: --set section.key=value")(
+      "vary", po::value<std::vector<std::string>>()->composing(),
+      "key=v1,v2,... (repeatable; the cross product is run; 'preset=a,b' varies configs/NAME.ini; "
+      "';' separates values that hold commas)")(
+      "mode", po::value<std::string>()->default_value("cold"), "cold, cached or both")(
+      "per-instruction", po::bool_switch(), "one row per instruction instead of per kernel")(
+      "jobs,j", po::value<unsigned>()->default_value(0), "worker threads (0 = all cores)")(
+      "shard", po::value<std::string>()->default_value("0/1"),
+      "run slice I of N (I/N, 0 <= I < N); join the pieces with 'gpumemsim merge'")(
+      "preset-dir", po::value<std::vector<std::string>>()->composing(),
+      "folder holding NAME.ini presets (default: ./configs, then the one beside the program)")(
+      "format", po::value<std::string>()->default_value("csv"), "csv or html")(
+      "no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)")(
+      "output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
+  po::options_description hidden;
+  hidden.add_options()("positional", po::value<std::vector<std::string>>(), "traces");
+  po::positional_options_description positional;
+  positional.add("positional", -1);
+  po::variables_map vm;
+  if (!parse_args(args,
+                  "usage: gpumemsim sweep --trace T... [--config BASE] --vary KEY=V1,V2,... "
+                  "[--vary ...] [--mode cold|cached|both] [--per-instruction] [--jobs N] "
+                  "[--shard I/N] [--format csv|html] [-o OUT]\n"
+                  "Runs every trace under every combination of the varied values and writes one\n"
+                  "tidy CSV: a row per trace x configuration x kernel (x instruction), the varied\n"
+                  "values in cfg.KEY columns. Rows are in the same order whatever --jobs is.",
+                  visible, hidden, positional, vm))
+    return 0;
+
+  SweepSpec spec;
+  for (const char* name : {"trace", "positional"})
+    if (vm.count(name))
+      for (const std::string& t : vm[name].as<std::vector<std::string>>()) spec.traces.push_back(t);
+  if (spec.traces.empty()) fail("sweep: no trace given (--trace T..., see --help)");
+  spec.preset_dirs = vm.count("preset-dir") ? vm["preset-dir"].as<std::vector<std::string>>()
+                                            : default_preset_dirs();
+  if (vm.count("config")) {
+    for (const std::string& c : vm["config"].as<std::vector<std::string>>())
+      spec.base.files.push_back(find_preset(c, spec.preset_dirs));
+  }
+  if (vm.count("set")) spec.base.overrides = vm["set"].as<std::vector<std::string>>();
+  if (vm.count("vary"))
+    for (const std::string& v : vm["vary"].as<std::vector<std::string>>())
+      spec.axes.push_back(parse_sweep_axis(v));
+  spec.mode = parse_sim_mode(vm["mode"].as<std::string>());
+  spec.per_instruction = vm["per-instruction"].as<bool>();
+  const SweepShard shard = parse_sweep_shard(vm["shard"].as<std::string>());
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "csv" && format != "html") fail("sweep: unknown format '{}' (csv, html)", format);
+  if (format == "html" && shard.count > 1)
+    fail("sweep: a shard is written as CSV; merge the pieces, then 'merge --format html'");
+
+  SweepProgress progress;
+  std::string csv;
+  {
+    ProgressBar bar(progress, !vm["no-progress"].as<bool>());
+    csv = run_sweep_csv(spec, shard, vm["jobs"].as<unsigned>(), &progress);
+  }
+  if (format == "html") {
+    std::ostringstream out;
+    print_sweep_html(out, parse_tidy_csv(csv, "sweep"));
+    csv = out.str();
+  }
+  write_output(vm["output"].as<std::string>(), csv);
+  return 0;
+}
+
 }  // namespace gms::cli

@@ -1,7 +1,76 @@
-// Placeholder until the subcommand lands.
+// gpumemsim validate: simulated statistics against Nsight Compute counters, per kernel and
+// metric, with the error; --tolerance turns it into a check (exit status 3 past the bound).
+#include <spdlog/spdlog.h>
+
+#include <sstream>
+
 #include "sim/error.h"
+#include "sim/ncu_csv.h"
+#include "sim/simulator.h"
+#include "sim/validate.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/options.h"
+#include "tools/cli/study_common.h"
 
 namespace gms::cli {
-int cmd_validate(const std::vector<std::string>&) { fail("'validate' is not implemented yet"); }
+
+int cmd_validate(const std::vector<std::string>& args) {
+  po::options_description visible("options");
+  visible.add_options()("ncu", po::value<std::string>()->required(),
+                        "measured counters: ncu --csv --page raw --print-units base output, or "
+                        "the groundtruth h200_counters.csv layout")(
+      "config", po::value<std::vector<std::string>>()->composing(),
+      "preset name or .ini file(s) over the built-in hopper-h200")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override one key: --set section.key=value")(
+      "match", po::value<std::string>()->default_value("order"),
+      "how kernels pair: order, name, or id (groundtruth layout)")(
+      "tolerance", po::value<double>(),
+      "largest error allowed, in percent (points for percentages); exit status 3 past it")(
+      "format", po::value<std::string>()->default_value("table"), "table, csv, json or html")(
+      "output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
+  po::variables_map vm;
+  const std::vector<std::string> traces = parse_trace_args(
+      args, "validate",
+      "usage: gpumemsim validate --ncu FILE.csv TRACE... [--tolerance PCT] "
+      "[--match order|name|id] [--format table|csv|json|html] [-o FILE]\n"
+      "Simulates the traces (cold mode for coalescer counts, cached mode for the hierarchy)\n"
+      "and prints simulated vs measured per kernel and metric, with the error. Exit status:\n"
+      "0, 1 on an error, 3 when --tolerance is given and a metric is past it.",
+      visible, vm);
+  if (traces.empty()) return 0;
+  const ReportFormat format = parse_report_format(vm["format"].as<std::string>());
+  ConfigSources sources;
+  if (vm.count("config"))
+    sources.files = resolve_config_args(vm["config"].as<std::vector<std::string>>());
+  if (vm.count("set")) sources.overrides = vm["set"].as<std::vector<std::string>>();
+  const MatchBy match = parse_match_by(vm["match"].as<std::string>());
+  std::optional<double> tolerance;
+  if (vm.count("tolerance")) {
+    tolerance = vm["tolerance"].as<double>();
+    if (!(*tolerance >= 0)) fail("validate: --tolerance must be a percentage >= 0");
+  }
+  const std::string ncu_file = vm["ncu"].as<std::string>();
+  const MeasuredTable measured = read_measured_csv(ncu_file);
+
+  const SimConfig cfg = load_config(sources);
+  RunOptions opts;
+  opts.mode = SimMode::Both;
+  Validation v = validate_kernels(measured, simulate(traces, cfg, opts), match, tolerance);
+  v.ncu_file = ncu_file;
+  v.traces = traces;
+  v.config = cfg;
+
+  std::ostringstream out;
+  print_validation(out, v, format);
+  write_output(vm["output"].as<std::string>(), out.str());
+  for (const std::string& u : v.unmatched) spdlog::warn("validate: {}", u);
+  if (tolerance && v.failures() > 0) {
+    spdlog::error("validate: {} of {} comparisons are past the tolerance of {}%", v.failures(),
+                  v.checks(), *tolerance);
+    return 3;
+  }
+  return 0;
+}
+
 }  // namespace gms::cli

@@ -1,0 +1,83 @@
+#include "tools/cli/study_common.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+namespace gms::cli {
+
+std::vector<std::string> default_preset_dirs() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> dirs{"configs"};
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path()) {
+      if (fs::is_directory(p / "configs", ec)) {
+        dirs.push_back((p / "configs").string());
+        break;
+      }
+    }
+  }
+  return dirs;
+}
+
+std::vector<std::string> resolve_config_args(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  const std::vector<std::string> dirs = default_preset_dirs();
+  for (const std::string& a : args) out.push_back(find_preset(a, dirs));
+  return out;
+}
+
+ProgressBar::ProgressBar(const SweepProgress& progress, bool enabled) : progress_(progress) {
+  if (!enabled || ::isatty(STDERR_FILENO) == 0) return;
+  thread_ = std::thread([this] {
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    while (!stop_.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      draw(elapsed(), false);
+    }
+    draw(elapsed(), true);
+  });
+}
+
+ProgressBar::~ProgressBar() {
+  if (!thread_.joinable()) return;
+  stop_.store(true);
+  thread_.join();
+}
+
+void ProgressBar::draw(double elapsed_s, bool final_line) const {
+  const std::uint64_t records = progress_.records.load(std::memory_order_relaxed);
+  const std::size_t done = progress_.points_done.load(std::memory_order_relaxed);
+  const std::size_t total = std::max<std::size_t>(progress_.points_total, 1);
+  // Records of the whole run, estimated from the finished points.
+  double fraction = static_cast<double>(done) / total;
+  if (done > 0 && done < total) {
+    const double per_point =
+        static_cast<double>(progress_.finished_records.load(std::memory_order_relaxed)) / done;
+    if (per_point > 0) fraction = std::min(0.999, records / (per_point * total));
+  }
+  const double rate = elapsed_s > 0 ? records / elapsed_s : 0;
+  std::string eta = "--:--";
+  if (fraction > 0.001 && fraction < 1) {
+    const auto left = static_cast<long>(elapsed_s * (1 - fraction) / fraction);
+    eta = fmt::format("{}:{:02}", left / 60, left % 60);
+  }
+  constexpr int kWidth = 28;
+  const int filled = static_cast<int>(fraction * kWidth);
+  const std::string line = fmt::format(
+      "\r[{}{}] {:5.1f}%  {}/{} points  {:.3g} records/s  ETA {}  ", std::string(filled, '#'),
+      std::string(kWidth - filled, '.'), 100 * fraction, done, total, rate, eta);
+  std::fputs(line.c_str(), stderr);
+  if (final_line) std::fputs("\r\033[K", stderr);
+  std::fflush(stderr);
+}
+
+}  // namespace gms::cli
