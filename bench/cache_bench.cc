@@ -11,8 +11,9 @@
 namespace gms {
 namespace {
 
-struct NullSink : WritebackSink {
-  void writeback(const LineOwner&, std::uint64_t) override {}
+struct NullSink : DramSink {
+  void dram_read(Addr, std::uint32_t) override {}
+  void dram_write(const LineOwner&, Addr, std::uint32_t) override {}
 };
 
 std::vector<Addr> line_addresses(bool random, std::size_t n, Addr footprint) {

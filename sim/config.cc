@@ -170,6 +170,15 @@ const std::vector<KeySpec>& key_table() {
       key("gpu.smem_reserved_per_cta_bytes", "bytes",
           "shared memory the system reserves per CTA (1024 on sm_80 and later)",
           GMS_MEMBER(gpu.smem_reserved_per_cta_bytes)),
+      key("gpu.fp32_gflops", "GFLOP/s", "peak FP32 throughput (roofline)",
+          GMS_MEMBER(gpu.fp32_gflops)),
+      key("gpu.launch_overhead_ns", "ns", "fixed cost of a kernel: launch, first wave, drain",
+          GMS_MEMBER(gpu.launch_overhead_ns)),
+      key("gpu.wave_overhead_ns", "ns", "cost of starting each further wave of CTAs",
+          GMS_MEMBER(gpu.wave_overhead_ns)),
+      key("gpu.loads_in_flight_per_warp", "requests",
+          "independent loads a warp keeps outstanding (memory-level parallelism, Little's law)",
+          GMS_MEMBER(gpu.loads_in_flight_per_warp)),
       key("coalescer.rule", "-",
           "coalescing rule: sectors (32-byte sectors, Volta and later), kepler-l1 (128-byte "
           "transactions for loads cached in L1, 32-byte for stores and atomics), kepler-l2 "
@@ -184,6 +193,8 @@ const std::vector<KeySpec>& key_table() {
       key("shared.bank_width_bytes", "bytes",
           "width of one bank word: 4, or 8 for Kepler's 8-byte bank mode",
           GMS_MEMBER(shared.bank_width_bytes)),
+      key("shared.wavefronts_per_cycle", "wavefronts/clk",
+          "shared-memory wavefronts per SM per cycle", GMS_MEMBER(shared.wavefronts_per_cycle)),
       key("l1.unified_kb", "KiB",
           "L1 + shared-memory array per SM; 0 = the L1 is separate (l1.size_kb)",
           GMS_MEMBER(l1.unified_kb)),
@@ -203,6 +214,10 @@ const std::vector<KeySpec>& key_table() {
           GMS_MEMBER(l1.caches_global_loads)),
       key("l1.policy", "-", "L1 replacement: lru, fifo, random, srrip", GMS_MEMBER(l1.policy)),
       key("l1.seed", "-", "seed of the random policy", GMS_MEMBER(l1.seed)),
+      key("l1.sectors_per_cycle", "sectors/clk",
+          "L1 data throughput per SM, 32-byte sectors per cycle", GMS_MEMBER(l1.sectors_per_cycle)),
+      key("l1.hit_latency_cycles", "cycles", "load latency of an L1 hit",
+          GMS_MEMBER(l1.hit_latency_cycles)),
       key("l2.size_kb", "KiB", "total L2 capacity", GMS_MEMBER(l2.size_kb)),
       key("l2.slices", "slices", "L2 slices; the capacity is split evenly", GMS_MEMBER(l2.slices)),
       key("l2.ways", "ways", "associativity of each slice", GMS_MEMBER(l2.ways)),
@@ -220,11 +235,40 @@ const std::vector<KeySpec>& key_table() {
           GMS_MEMBER(l2.persist_across_kernels)),
       key("l2.policy", "-", "L2 replacement: lru, fifo, random, srrip", GMS_MEMBER(l2.policy)),
       key("l2.seed", "-", "seed of the random policy", GMS_MEMBER(l2.seed)),
+      key("l2.sectors_per_cycle_per_slice", "sectors/clk",
+          "L2 throughput of one slice, 32-byte sectors per SM cycle",
+          GMS_MEMBER(l2.sectors_per_cycle_per_slice)),
+      key("l2.hit_latency_cycles", "cycles", "load latency of an L2 hit",
+          GMS_MEMBER(l2.hit_latency_cycles)),
       key("dram.channels", "channels", "DRAM channels", GMS_MEMBER(dram.channels)),
       key("dram.bus_width_bits", "bits", "total DRAM bus width", GMS_MEMBER(dram.bus_width_bits)),
       key("dram.data_rate_mtps", "MT/s", "transfers per second per pin",
           GMS_MEMBER(dram.data_rate_mtps)),
       key("dram.peak_gbps", "GB/s", "vendor peak DRAM bandwidth", GMS_MEMBER(dram.peak_gbps)),
+      key("dram.interleave_bytes", "bytes",
+          "consecutive bytes that map to one channel (a power of two)",
+          GMS_MEMBER(dram.interleave_bytes)),
+      key("dram.hash", "-", "address-to-channel mapping: linear (interleaved) or xor (hashed)",
+          GMS_MEMBER(dram.hash)),
+      key("dram.read_efficiency", "fraction",
+          "achievable fraction of peak bandwidth for a read-only stream",
+          GMS_MEMBER(dram.read_efficiency)),
+      key("dram.mixed_efficiency", "fraction",
+          "achievable fraction of peak for mixed reads and writes",
+          GMS_MEMBER(dram.mixed_efficiency)),
+      key("dram.latency_cycles", "cycles", "loaded DRAM latency seen by a load, in SM cycles",
+          GMS_MEMBER(dram.latency_cycles)),
+      key("dram.row_model", "bool", "model open DRAM rows (row-buffer hit rate; lowers efficiency)",
+          GMS_MEMBER(dram.row_model)),
+      key("dram.banks_per_channel", "banks", "banks per channel (row model)",
+          GMS_MEMBER(dram.banks_per_channel)),
+      key("dram.row_bytes", "bytes", "row (page) size per bank (row model; a power of two)",
+          GMS_MEMBER(dram.row_bytes)),
+      key("dram.row_window", "requests", "FR-FCFS reorder window per channel (row model)",
+          GMS_MEMBER(dram.row_window)),
+      key("dram.row_miss_penalty", "fraction",
+          "extra time of a row miss relative to a row hit (row model)",
+          GMS_MEMBER(dram.row_miss_penalty)),
   };
   return table;
 }
@@ -308,6 +352,25 @@ void validate(SimConfig& cfg) {
   check_pow2_range("l2.dram_fetch_bytes", l2.dram_fetch_bytes, l2.sector_bytes, l2.line_bytes);
 
   if (cfg.dram.channels == 0) fail("configuration key 'dram.channels': must be at least 1");
+  check_pow2_range("dram.interleave_bytes", cfg.dram.interleave_bytes, 32, 1u << 20);
+  check_pow2_range("dram.row_bytes", cfg.dram.row_bytes, 64, 1u << 16);
+  if (cfg.dram.banks_per_channel == 0)
+    fail("configuration key 'dram.banks_per_channel': must be at least 1");
+  if (cfg.dram.row_window == 0) fail("configuration key 'dram.row_window': must be at least 1");
+  auto positive = [](const char* key, double v) {
+    if (!(v > 0)) fail("configuration key '{}': must be above 0", key);
+  };
+  auto fraction = [](const char* key, double v) {
+    if (!(v > 0 && v <= 1)) fail("configuration key '{}': {} is not a fraction in (0, 1]", key, v);
+  };
+  positive("gpu.fp32_gflops", cfg.gpu.fp32_gflops);
+  positive("gpu.loads_in_flight_per_warp", cfg.gpu.loads_in_flight_per_warp);
+  positive("shared.wavefronts_per_cycle", cfg.shared.wavefronts_per_cycle);
+  positive("l1.sectors_per_cycle", cfg.l1.sectors_per_cycle);
+  positive("l2.sectors_per_cycle_per_slice", cfg.l2.sectors_per_cycle_per_slice);
+  positive("dram.peak_gbps", cfg.dram.peak_gbps);
+  fraction("dram.read_efficiency", cfg.dram.read_efficiency);
+  fraction("dram.mixed_efficiency", cfg.dram.mixed_efficiency);
   if (cfg.dram.bus_width_bits == 0)
     fail("configuration key 'dram.bus_width_bits': must be at least 1");
 }

@@ -27,6 +27,7 @@ struct CoalescerConfig {
 struct SharedMemConfig {
   std::uint32_t banks = 32;            ///< power of two
   std::uint32_t bank_width_bytes = 4;  ///< 4, or 8 for Kepler's 8-byte mode
+  double wavefronts_per_cycle = 1;     ///< shared-memory wavefronts per SM per cycle
 };
 
 struct GpuConfig {
@@ -38,6 +39,12 @@ struct GpuConfig {
   std::uint32_t max_threads_per_sm = 2048;
   std::uint32_t registers_per_sm = 65536;
   std::uint32_t smem_reserved_per_cta_bytes = 1024;  ///< sm_80 and later reserve 1 KiB per CTA
+  // Time model and roofline:
+  double fp32_gflops = 67000;        ///< peak FP32 throughput, GFLOP/s
+  double launch_overhead_ns = 2000;  ///< a kernel's fixed cost (launch, first wave start, drain)
+  double wave_overhead_ns = 0;       ///< cost of starting each further wave of CTAs
+  double loads_in_flight_per_warp =
+      4;  ///< independent loads a warp keeps outstanding (Little's law)
 };
 
 enum class ReplacementKind : std::uint8_t { Lru, Fifo, Random, Srrip };
@@ -54,7 +61,9 @@ struct L1Config {
   std::uint32_t sets = 32;          ///< ways follow from the capacity the carve-out leaves
   bool caches_global_loads = true;
   ReplacementKind policy = ReplacementKind::Lru;
-  std::uint64_t seed = 1;  ///< for the random policy
+  std::uint64_t seed = 1;        ///< for the random policy
+  double sectors_per_cycle = 4;  ///< L1 data throughput per SM (4 x 32 B = 128 B/clk)
+  double hit_latency_cycles = 38;
 };
 
 /// The device-wide L2, split into slices.
@@ -70,14 +79,26 @@ struct L2Config {
   bool persist_across_kernels = false;  ///< false = empty at every kernel (ncu --cache-control all)
   ReplacementKind policy = ReplacementKind::Lru;
   std::uint64_t seed = 1;
+  double sectors_per_cycle_per_slice = 1.6;  ///< L2 throughput of one slice
+  double hit_latency_cycles = 219;
 };
 
 /// DRAM fields (traffic is counted in cached mode; the bandwidth model uses the rest).
 struct DramConfig {
   std::uint32_t channels = 96;
   std::uint32_t bus_width_bits = 6144;
-  std::uint32_t data_rate_mtps = 6250;  ///< transfers per second per pin, in millions
-  double peak_gbps = 4800;              ///< vendor peak bandwidth, GB/s
+  std::uint32_t data_rate_mtps = 6250;   ///< transfers per second per pin, in millions
+  double peak_gbps = 4800;               ///< vendor peak bandwidth, GB/s
+  std::uint32_t interleave_bytes = 256;  ///< consecutive bytes mapped to one channel
+  SliceHash hash = SliceHash::Xor;       ///< address-to-channel mapping
+  double read_efficiency = 0.9375;       ///< achievable fraction of peak, read-only stream
+  double mixed_efficiency = 0.833;       ///< achievable fraction of peak, reads and writes mixed
+  double latency_cycles = 834;           ///< loaded DRAM access latency seen by a load, SM cycles
+  bool row_model = false;                ///< model open rows (reports the row-buffer hit rate)
+  std::uint32_t banks_per_channel = 16;
+  std::uint32_t row_bytes = 1024;
+  std::uint32_t row_window = 16;  ///< FR-FCFS reorder window per channel, requests
+  double row_miss_penalty = 0.5;  ///< extra time per row miss, as a fraction of a hit
 };
 
 struct SimConfig {

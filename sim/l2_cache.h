@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/address_map.h"
 #include "sim/coalescer.h"
 #include "sim/config.h"
 #include "sim/sector_cache.h"
@@ -30,11 +31,14 @@ struct LineOwner {
   std::uint32_t row = 0;
 };
 
-/// Receives DRAM write-backs; the L2 does not know the statistics layout.
-class WritebackSink {
+/// Receives the L2's DRAM traffic (one call per fetch unit or dirty sector, not per lane); the
+/// L2 knows neither the statistics layout nor the DRAM model.
+class DramSink {
  public:
-  virtual ~WritebackSink() = default;
-  virtual void writeback(const LineOwner& owner, std::uint64_t bytes) = 0;
+  virtual ~DramSink() = default;
+  virtual void dram_read(Addr addr, std::uint32_t bytes) = 0;
+  /// A write-back of `bytes` at `addr` of a line that `owner` dirtied last.
+  virtual void dram_write(const LineOwner& owner, Addr addr, std::uint32_t bytes) = 0;
 };
 
 template <ReplacementPolicy Policy>
@@ -42,6 +46,7 @@ class L2Cache {
  public:
   L2Cache(const L2Config& cfg, const std::vector<Policy>& policies)
       : cfg_(cfg),
+        slices_map_(l2_slices(cfg)),
         sectors_per_line_(cfg.line_bytes / cfg.sector_bytes),
         fetch_sectors_(cfg.dram_fetch_bytes / cfg.sector_bytes),
         interleave_shift_(static_cast<unsigned>(std::countr_zero(cfg.interleave_bytes))),
@@ -54,18 +59,22 @@ class L2Cache {
     const std::size_t slots = std::size_t{cfg.slices} * sets_ * cfg.ways;
     byte_mask_.assign(slots * sectors_per_line_, 0);
     owner_.assign(slots, {});
+    slice_sectors_.assign(cfg.slices, 0);
+  }
+
+  /// Sectors each slice served (reads, writes, atomics) since the last call; resets them.
+  std::vector<std::uint64_t> take_slice_sectors() {
+    std::vector<std::uint64_t> out(cfg_.slices, 0);
+    out.swap(slice_sectors_);
+    return out;
   }
 
   /// The slice of a byte address: consecutive interleave_bytes chunks go round the slices
   /// (linear), or the chunk number is XOR-folded first (hash), spreading strided streams.
-  std::uint32_t slice_of(Addr addr) const {
-    std::uint64_t chunk = addr >> interleave_shift_;
-    if (cfg_.hash == SliceHash::Xor) chunk ^= (chunk >> 7) ^ (chunk >> 13) ^ (chunk >> 19);
-    return static_cast<std::uint32_t>(chunk % cfg_.slices);
-  }
+  std::uint32_t slice_of(Addr addr) const { return slices_map_.unit_of(addr); }
 
   /// Reads 32-byte sectors `want` of the 128-byte line `line_addr` into counters `c`.
-  void read(Addr line_addr, std::uint8_t want, AccessCounters& c, WritebackSink& sink) {
+  void read(Addr line_addr, std::uint8_t want, AccessCounters& c, DramSink& sink) {
     for_each_l2_line(
         line_addr, want,
         [&](Line& l, std::uint8_t sectors) {
@@ -76,13 +85,13 @@ class L2Cache {
           c.l2_read_sectors += n;
           c.l2_read_sector_misses += m;
           c.l2_read_sector_hits += n - m;
-          c.dram_read_bytes += fetch(valid, miss);
+          c.dram_read_bytes += fetch(l, valid, miss, sink);
         },
         sink);
   }
 
   /// Writes the sectors `want` of the 128-byte line with per-sector byte masks; no DRAM read.
-  void write(const LineAccess& la, const LineOwner& owner, AccessCounters& c, WritebackSink& sink) {
+  void write(const LineAccess& la, const LineOwner& owner, AccessCounters& c, DramSink& sink) {
     for_each_l2_line(
         la.line_addr, la.sector_mask,
         [&](Line& l, std::uint8_t sectors) {
@@ -94,14 +103,13 @@ class L2Cache {
   }
 
   /// An atomic or reduction: read-modify-write at L2 (fetches a missing sector, dirties it).
-  void atomic(const LineAccess& la, const LineOwner& owner, AccessCounters& c,
-              WritebackSink& sink) {
+  void atomic(const LineAccess& la, const LineOwner& owner, AccessCounters& c, DramSink& sink) {
     for_each_l2_line(
         la.line_addr, la.sector_mask,
         [&](Line& l, std::uint8_t sectors) {
           c.l2_atomic_sectors += static_cast<std::uint64_t>(std::popcount(sectors));
           std::uint8_t& valid = l.slice->valid(l.slot);
-          c.dram_read_bytes += fetch(valid, sectors & static_cast<std::uint8_t>(~valid));
+          c.dram_read_bytes += fetch(l, valid, sectors & static_cast<std::uint8_t>(~valid), sink);
           l.slice->dirty(l.slot) |= sectors;
           owner_[l.global_slot] = owner;
         },
@@ -109,12 +117,12 @@ class L2Cache {
   }
 
   /// Writes every dirty line back (charged to its owner) and, unless `keep`, empties the cache.
-  void flush(WritebackSink& sink, bool keep) {
+  void flush(DramSink& sink, bool keep) {
     for (std::uint32_t s = 0; s < slices_.size(); ++s) {
-      slices_[s].for_each_line([&](std::size_t slot, std::uint64_t, std::uint8_t dirty) {
+      slices_[s].for_each_line([&](std::size_t slot, std::uint64_t key, std::uint8_t dirty) {
         if (dirty == 0) return;
         const std::size_t global = std::size_t{s} * sets_ * cfg_.ways + slot;
-        sink.writeback(owner_[global], std::uint64_t{cfg_.sector_bytes} * std::popcount(dirty));
+        write_back(owner_[global], key, dirty, sink);
         if (keep) {
           slices_[s].dirty(slot) = 0;
           clear_bytes(global);
@@ -128,6 +136,7 @@ class L2Cache {
  private:
   struct Line {
     SectorCache<Policy>* slice;
+    std::uint32_t slice_index;
     Addr addr;                ///< byte address of the L2 line
     std::size_t slot;         ///< index inside the slice
     std::size_t global_slot;  ///< index over all slices (side tables)
@@ -136,7 +145,7 @@ class L2Cache {
   /// Calls f(line, sectors) for each L2 line the 32-byte sectors `want` of a 128-byte coalescer
   /// line fall in, allocating it (and writing back its victim) when absent.
   template <class F>
-  void for_each_l2_line(Addr line_addr, std::uint8_t want, F f, WritebackSink& sink) {
+  void for_each_l2_line(Addr line_addr, std::uint8_t want, F f, DramSink& sink) {
     for (std::uint8_t rest = want; rest != 0;) {
       const Addr first =
           line_addr + Addr{static_cast<unsigned>(std::countr_zero(rest))} * kSectorBytes;
@@ -152,11 +161,12 @@ class L2Cache {
       }
       rest &= static_cast<std::uint8_t>(~group);
       Line l = locate(first, key, sink);
+      slice_sectors_[l.slice_index] += static_cast<std::uint64_t>(std::popcount(sectors));
       f(l, sectors);
     }
   }
 
-  Line locate(Addr addr, std::uint64_t key, WritebackSink& sink) {
+  Line locate(Addr addr, std::uint64_t key, DramSink& sink) {
     const std::uint32_t s = slice_of(addr);
     SectorCache<Policy>& slice = slices_[s];
     // The set comes from the line's index among the lines of its slice, so that every set of
@@ -171,18 +181,17 @@ class L2Cache {
       way = static_cast<std::int32_t>(slice.allocate(set, key, ev));
       const std::size_t slot = slice.slot(set, static_cast<std::uint32_t>(way));
       if (ev.valid && ev.dirty_mask != 0)
-        sink.writeback(owner_[base + slot],
-                       std::uint64_t{cfg_.sector_bytes} * std::popcount(ev.dirty_mask));
+        write_back(owner_[base + slot], ev.key, ev.dirty_mask, sink);
       clear_bytes(base + slot);
     } else {
       slice.touch(set, static_cast<std::uint32_t>(way));
     }
     const std::size_t slot = slice.slot(set, static_cast<std::uint32_t>(way));
-    return {&slice, key * cfg_.line_bytes, slot, base + slot};
+    return {&slice, s, key * cfg_.line_bytes, slot, base + slot};
   }
 
   /// Fills the DRAM fetch units holding the `miss` sectors; returns the DRAM bytes read.
-  std::uint64_t fetch(std::uint8_t& valid, std::uint8_t miss) const {
+  std::uint64_t fetch(const Line& l, std::uint8_t& valid, std::uint8_t miss, DramSink& sink) const {
     std::uint64_t bytes = 0;
     const std::uint8_t unit = static_cast<std::uint8_t>((1u << fetch_sectors_) - 1);
     for (unsigned first = 0; first < sectors_per_line_; first += fetch_sectors_) {
@@ -190,6 +199,7 @@ class L2Cache {
       if ((miss & unit_mask) == 0) continue;
       bytes += cfg_.dram_fetch_bytes;
       valid |= unit_mask;
+      sink.dram_read(l.addr + Addr{first} * cfg_.sector_bytes, cfg_.dram_fetch_bytes);
     }
     return bytes;
   }
@@ -208,19 +218,31 @@ class L2Cache {
     }
   }
 
+  /// Writes the dirty sectors of line `key` to DRAM, one sector each.
+  void write_back(const LineOwner& owner, std::uint64_t key, std::uint8_t dirty,
+                  DramSink& sink) const {
+    for (std::uint8_t r = dirty; r != 0; r &= r - 1)
+      sink.dram_write(owner,
+                      key * cfg_.line_bytes +
+                          Addr{static_cast<unsigned>(std::countr_zero(r))} * cfg_.sector_bytes,
+                      cfg_.sector_bytes);
+  }
+
   void clear_bytes(std::size_t global_slot) {
     std::fill_n(byte_mask_.begin() + static_cast<std::ptrdiff_t>(global_slot * sectors_per_line_),
                 sectors_per_line_, 0u);
   }
 
   L2Config cfg_;
+  Interleave slices_map_;
   std::uint32_t sectors_per_line_, fetch_sectors_;
   unsigned interleave_shift_;
   std::uint64_t lines_per_chunk_;
   std::uint32_t sets_;
   std::vector<SectorCache<Policy>> slices_;
-  std::vector<std::uint32_t> byte_mask_;  ///< per sector of every line: bytes written
-  std::vector<LineOwner> owner_;          ///< per line: last writer
+  std::vector<std::uint32_t> byte_mask_;      ///< per sector of every line: bytes written
+  std::vector<LineOwner> owner_;              ///< per line: last writer
+  std::vector<std::uint64_t> slice_sectors_;  ///< per slice, since take_slice_sectors()
 };
 
 }  // namespace gms

@@ -8,6 +8,7 @@
 
 #include "sim/coalescer.h"
 #include "sim/config.h"
+#include "sim/dram_model.h"
 #include "sim/l1_cache.h"
 #include "sim/l2_cache.h"
 #include "sim/placement.h"
@@ -26,9 +27,10 @@ P make_policy(std::uint64_t seed) {
 }
 
 template <ReplacementPolicy L1P, ReplacementPolicy L2P>
-class MemoryHierarchy final : public WritebackSink {
+class MemoryHierarchy final : public DramSink {
  public:
-  explicit MemoryHierarchy(const SimConfig& cfg) : cfg_(cfg), l1_(cfg.gpu.sm_count) {
+  explicit MemoryHierarchy(const SimConfig& cfg)
+      : cfg_(cfg), l1_(cfg.gpu.sm_count), dram_(cfg.dram) {
     std::vector<L2P> policies;
     for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
       policies.push_back(make_policy<L2P>(cfg.l2.seed + s));
@@ -78,14 +80,24 @@ class MemoryHierarchy final : public WritebackSink {
   /// Ends the kernel: dirty L2 lines are written back (charged to the instructions that dirtied
   /// them) and the L2 is emptied, unless its contents persist into the next kernel.
   void end_kernel() {
+    flushing_ = true;
     if (!cfg_.l2.persist_across_kernels) l2_->flush(*this, /*keep=*/false);
+    flushing_ = false;
+    stats_->traffic.dram = dram_.finish();
+    stats_->traffic.l2_slice_sectors = l2_->take_slice_sectors();
     stats_ = nullptr;
   }
 
-  void writeback(const LineOwner& owner, std::uint64_t bytes) override {
-    if (owner.kernel == kernel_seq_ && stats_ != nullptr)
+  void dram_read(Addr addr, std::uint32_t bytes) override { dram_.access(addr, bytes, false); }
+
+  void dram_write(const LineOwner& owner, Addr addr, std::uint32_t bytes) override {
+    if (flushing_)
+      dram_.flush_write(bytes);
+    else
+      dram_.access(addr, bytes, true);
+    if (owner.kernel == kernel_seq_)
       stats_->instructions[owner.row].c.dram_write_bytes += bytes;
-    else if (stats_ != nullptr)
+    else
       stats_->earlier_kernels_write_bytes += bytes;
   }
 
@@ -103,9 +115,11 @@ class MemoryHierarchy final : public WritebackSink {
   const SimConfig& cfg_;
   std::vector<std::unique_ptr<L1Cache<L1P>>> l1_;  ///< per SM, created on first use in a kernel
   std::unique_ptr<L2Cache<L2P>> l2_;
+  DramModel dram_;
   KernelPlacement placement_;
   KernelStats* stats_ = nullptr;
   std::uint32_t kernel_seq_ = 0;
+  bool flushing_ = false;  ///< write-backs now come from the end-of-kernel flush
 };
 
 /// Calls f.template operator()<L1Policy, L2Policy>() with the policy types the config names:

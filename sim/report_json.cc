@@ -59,7 +59,34 @@ Json kernel_json(const KernelStats& k) {
                         {"atomic_sectors", t.l2_atomic_sectors}};
   jk["totals"]["dram"] = {{"read_bytes", t.dram_read_bytes},
                           {"write_bytes", t.dram_write_bytes},
+                          {"flush_write_bytes", k.traffic.dram.flush_write_bytes},
                           {"earlier_kernels_write_bytes", k.earlier_kernels_write_bytes}};
+  const DramTraffic& d = k.traffic.dram;
+  if (d.row_hits + d.row_misses != 0) {
+    jk["totals"]["dram"]["row_hits"] = d.row_hits;
+    jk["totals"]["dram"]["row_misses"] = d.row_misses;
+  }
+  const TimeEstimate& time = k.time;
+  jk["totals"]["time"] = {{"estimate_ns", time.estimate_ns},
+                          {"bound", time.bound},
+                          {"dram_ns", time.dram_ns},
+                          {"l2_ns", time.l2_ns},
+                          {"l1_ns", time.l1_ns},
+                          {"latency_ns", time.latency_ns},
+                          {"overhead_ns", time.overhead_ns},
+                          {"waves", time.waves},
+                          {"dram_efficiency", time.dram_efficiency},
+                          {"avg_load_latency_ns", time.avg_load_latency_ns},
+                          {"dram_gbps", time.dram_gbps},
+                          {"l2_gbps", time.l2_gbps},
+                          {"l1_gbps", time.l1_gbps}};
+  if (k.roofline.known)
+    jk["totals"]["roofline"] = {{"flops", k.roofline.flops},
+                                {"intensity", k.roofline.intensity},
+                                {"intensity_cold", k.roofline.intensity_cold},
+                                {"balance", k.roofline.balance},
+                                {"attainable_flops_per_s", k.roofline.attainable_flops_per_s},
+                                {"bound", k.roofline.bound}};
   Json rows = Json::array();
   for (const InstrStats& i : k.instructions) {
     Json row;

@@ -74,6 +74,29 @@ void print_class_totals(std::ostream& out, const KernelStats& k) {
   }
 }
 
+void print_time(std::ostream& out, const KernelStats& k) {
+  const TimeEstimate& t = k.time;
+  fmt::print(out,
+             "\n  time: {:.3f} us, {} (DRAM {:.3f}, L2 {:.3f}, L1 {:.3f}, latency {:.3f}, overhead "
+             "{:.3f} us; "
+             "{:.0f} waves)\n",
+             t.estimate_ns / 1000, t.bound, t.dram_ns / 1000, t.l2_ns / 1000, t.l1_ns / 1000,
+             t.latency_ns / 1000, t.overhead_ns / 1000, t.waves);
+  fmt::print(out, "  achieved: DRAM {:.1f} GB/s, L2 {:.1f} GB/s, L1 {:.1f} GB/s\n", t.dram_gbps,
+             t.l2_gbps, t.l1_gbps);
+  const DramTraffic& d = k.traffic.dram;
+  if (d.row_hits + d.row_misses != 0)
+    fmt::print(out, "  DRAM rows: {} hits, {} misses ({} hit rate)\n", d.row_hits, d.row_misses,
+               percent(ratio(d.row_hits, d.row_hits + d.row_misses)));
+  const Roofline& r = k.roofline;
+  if (r.known)
+    fmt::print(out,
+               "  roofline: {} FLOP, intensity {:.3f} FLOP/B (cold {:.3f}), balance {:.2f}, "
+               "attainable {:.1f} GFLOP/s, {}\n",
+               r.flops, r.intensity, r.intensity_cold, r.balance, r.attainable_flops_per_s / 1e9,
+               r.bound);
+}
+
 void print_traffic(std::ostream& out, const KernelStats& k) {
   const AccessCounters& ld = k.total(OpClass::GlobalLoad);
   const KernelTraffic t = kernel_traffic(k);
@@ -161,6 +184,7 @@ void print_table(std::ostream& out, const RunReport& r) {
         k.kernel.grid.y, k.kernel.grid.z, k.kernel.block.x, k.kernel.block.y, k.kernel.block.z,
         k.kernel.shmem_bytes, k.records);
     print_class_totals(out, k);
+    print_time(out, k);
     if (k.mode == "cached") {
       print_traffic(out, k);
       print_hierarchy_instructions(out, k);

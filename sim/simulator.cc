@@ -5,10 +5,13 @@
 #include <optional>
 #include <vector>
 
+#include "sim/address_map.h"
 #include "sim/coalescer.h"
+#include "sim/dram_model.h"
 #include "sim/error.h"
 #include "sim/instr_table.h"
 #include "sim/memory_hierarchy.h"
+#include "sim/placement.h"
 #include "sim/smem_arbiter.h"
 #include "trace/formats.h"
 
@@ -52,7 +55,12 @@ template <class Hierarchy>
 class Replayer {
  public:
   Replayer(const SimConfig& cfg, const RunOptions& opts)
-      : cfg_(cfg), opts_(opts), coalescer_(cfg.coalescer), arbiter_(cfg.shared) {
+      : cfg_(cfg),
+        opts_(opts),
+        coalescer_(cfg.coalescer),
+        arbiter_(cfg.shared),
+        slices_(l2_slices(cfg.l2)),
+        cold_dram_(cfg.dram) {
     if constexpr (!std::is_void_v<Hierarchy>) hierarchy_ = std::make_unique<Hierarchy>(cfg);
   }
 
@@ -69,16 +77,35 @@ class Replayer {
         cached_->kernel = kernel;
         cached_->mode = "cached";
       }
+      for (auto* k : {&cold_, &cached_})
+        if (*k) {
+          const auto flops = opts_.flops.find(kernel.id);
+          if (flops != opts_.flops.end()) (*k)->kernel.flops = flops->second;
+        }
       rows_ = InstrTable();
+      traffic_ = TrafficProfile{};
+      traffic_.sm_l1_sectors.assign(cfg_.gpu.sm_count, 0);
+      traffic_.sm_shared_wavefronts.assign(cfg_.gpu.sm_count, 0);
+      cold_slices_.assign(cfg_.l2.slices, 0);
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->begin_kernel(*cached_);
       while (const std::size_t n = reader.read(batch_)) {
         for (std::size_t i = 0; i < n; ++i) add(batch_[i]);
       }
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->end_kernel();
+      DramTraffic cold_dram = cold_dram_.finish();
       for (auto* k : {&cold_, &cached_}) {
         if (!*k) continue;
-        finish(**k);
-        out.push_back(std::move(**k));
+        KernelStats& ks = **k;
+        // Unit-level traffic common to both modes, then the mode's own L2 and DRAM profile.
+        ks.traffic.sm_l1_sectors = traffic_.sm_l1_sectors;
+        ks.traffic.sm_shared_wavefronts = traffic_.sm_shared_wavefronts;
+        ks.traffic.load_requests = traffic_.load_requests;
+        if (ks.mode == "cold") {
+          ks.traffic.l2_slice_sectors = cold_slices_;
+          ks.traffic.dram = cold_dram;
+        }
+        finish(ks);
+        out.push_back(std::move(ks));
       }
     }
   }
@@ -95,12 +122,14 @@ class Replayer {
     AccessCounters base;
     base.instructions = 1;
     base.requests = 1;
+    const std::uint32_t sm = sm_of(w, cfg_.gpu.sm_count);
     if (is_shared(w.op)) {
       const BankAccess b = arbiter_.arbitrate(w);
       base.active_threads = static_cast<std::uint64_t>(std::popcount(w.mask));
       base.bytes_requested = base.active_threads * w.size;
       base.wavefronts = b.wavefronts;
       base.ideal_wavefronts = b.ideal_wavefronts;
+      traffic_.sm_shared_wavefronts[sm] += b.wavefronts;
     } else {
       coalescer_.coalesce(w, access_);
       base.active_threads = access_.active_threads;
@@ -110,6 +139,9 @@ class Replayer {
       base.transactions = access_.transactions;
       base.lines = access_.lines;
       base.bytes_fetched = std::uint64_t{access_.transactions} * access_.segment_bytes;
+      traffic_.sm_l1_sectors[sm] += access_.sectors;
+      if (!is_store(w.op)) ++traffic_.load_requests;  // loads and atomics wait for their data
+      if (cold_) charge_cold_traffic(w.op, access_);
     }
     if (cold_) {
       AccessCounters& c = cold_->instructions[r].c;
@@ -126,9 +158,26 @@ class Replayer {
     }
   }
 
-  static void finish(KernelStats& k) {
+  /// Cold mode: every sector goes to L2, every transaction to DRAM.
+  void charge_cold_traffic(Op op, const CoalescedAccess& a) {
+    const std::uint32_t seg = a.segment_bytes;
+    const bool write = is_store(op);
+    for (std::uint32_t i = 0; i < a.lines; ++i) {
+      const LineAccess& la = a.line_list[i];
+      cold_slices_[slices_.unit_of(la.line_addr)] +=
+          static_cast<std::uint64_t>(std::popcount(la.sector_mask));
+      const auto unit_sectors = static_cast<std::uint8_t>((1u << (seg / kSectorBytes)) - 1);
+      for (std::uint32_t off = 0; off < kLineBytes; off += seg)
+        if (la.sector_mask & (unit_sectors << (off / kSectorBytes)))
+          cold_dram_.access(la.line_addr + off, seg, write);
+    }
+  }
+
+  void finish(KernelStats& k) const {
     for (const InstrStats& row : k.instructions)
       k.totals[static_cast<int>(op_class(row.op))] += row.c;
+    k.time = estimate_time(k, cfg_);
+    k.roofline = roofline(k, cfg_);
   }
 
   const SimConfig& cfg_;
@@ -137,6 +186,10 @@ class Replayer {
   SmemArbiter arbiter_;
   std::conditional_t<std::is_void_v<Hierarchy>, int, std::unique_ptr<Hierarchy>> hierarchy_{};
   std::vector<WarpInstr> batch_ = std::vector<WarpInstr>(kBatchRecords);
+  Interleave slices_;
+  DramModel cold_dram_;
+  TrafficProfile traffic_;
+  std::vector<std::uint64_t> cold_slices_;
   InstrTable rows_;
   CoalescedAccess access_;
   std::optional<KernelStats> cold_, cached_;

@@ -3,6 +3,7 @@
 /// cached mode) the memory hierarchy, and accumulates per-instruction and per-kernel statistics.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ SimMode parse_sim_mode(const std::string& name);
 struct RunOptions {
   std::vector<std::uint32_t> kernel_ids;  ///< replay only these kernels (empty = all)
   SimMode mode = SimMode::Cold;
+  std::map<std::uint32_t, std::uint64_t> flops;  ///< FLOPs per kernel id, over the trace's flops=
 };
 
 /// Replays every (selected) kernel of `reader` and returns their statistics in trace order (in

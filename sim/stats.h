@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/records.h"
+#include "sim/time_model.h"
 #include "sim/types.h"
 
 namespace gms {
@@ -62,6 +63,10 @@ struct KernelStats {
   std::uint32_t resident_ctas_per_sm = 0;
   std::uint32_t carveout_kb = 0;
   std::uint64_t l1_bytes = 0;
+  // The time model's inputs and results.
+  TrafficProfile traffic;
+  TimeEstimate time;
+  Roofline roofline;
 
   const AccessCounters& total(OpClass c) const { return totals[static_cast<int>(c)]; }
 };

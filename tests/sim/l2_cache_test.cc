@@ -9,12 +9,19 @@
 namespace gms {
 namespace {
 
-struct RecordingSink : WritebackSink {
-  std::uint64_t bytes = 0;
+struct RecordingSink : DramSink {
+  std::uint64_t bytes = 0, read_bytes = 0;
   std::vector<LineOwner> owners;
-  void writeback(const LineOwner& o, std::uint64_t b) override {
+  std::vector<Addr> write_addrs, read_addrs;
+  void dram_read(Addr a, std::uint32_t b) override {
+    read_bytes += b;
+    read_addrs.push_back(a);
+  }
+  void dram_write(const LineOwner& o, Addr a, std::uint32_t b) override {
     bytes += b;
-    owners.push_back(o);
+    if (owners.empty() || owners.back().row != o.row || owners.back().kernel != o.kernel)
+      owners.push_back(o);
+    write_addrs.push_back(a);
   }
 };
 
@@ -29,7 +36,9 @@ L2Config small_l2(std::uint32_t fetch_bytes = 64, std::uint32_t ways = 2) {
   return c;
 }
 
-L2Cache<LruPolicy> make(const L2Config& c) { return L2Cache<LruPolicy>(c, std::vector<LruPolicy>(c.slices)); }
+L2Cache<LruPolicy> make(const L2Config& c) {
+  return L2Cache<LruPolicy>(c, std::vector<LruPolicy>(c.slices));
+}
 
 LineAccess full_write(Addr line, std::uint8_t sectors) {
   LineAccess la{line, sectors, {}};
@@ -51,6 +60,8 @@ TEST(L2CacheTest, MissReadsSectorPairsFromDram) {
   l2.read(0x0, 0b1100, c, sink);  // both sectors of the other pair: one fetch
   EXPECT_EQ(c.dram_read_bytes, 128u);
   EXPECT_EQ(c.l2_read_sectors, 4u);
+  EXPECT_EQ(sink.read_bytes, 128u);
+  EXPECT_EQ(sink.read_addrs, (std::vector<Addr>{0x0, 0x40}));
 }
 
 TEST(L2CacheTest, ThirtyTwoByteFetchReadsOnlyTheSector) {
@@ -104,6 +115,7 @@ TEST(L2CacheTest, DirtyEvictionAndFlushWriteBackToTheirOwner) {
   EXPECT_EQ(sink.bytes, 64u);
   ASSERT_EQ(sink.owners.size(), 1u);
   EXPECT_EQ(sink.owners[0].row, 7u);
+  EXPECT_EQ(sink.write_addrs, (std::vector<Addr>{0x0, 0x20}));
   l2.write(full_write(0x80, 0b1000), {1, 3}, c, sink);
   l2.flush(sink, /*keep=*/false);
   EXPECT_EQ(sink.bytes, 96u);

@@ -1,5 +1,7 @@
 // gpumemsim run: replay traces and report per-instruction memory statistics.
 #include <algorithm>
+#include <charconv>
+#include <map>
 #include <sstream>
 
 #include "sim/config.h"
@@ -11,18 +13,45 @@
 
 namespace gms::cli {
 
+namespace {
+
+/// "ID=N" pairs for --flops.
+std::map<std::uint32_t, std::uint64_t> parse_flops(const std::vector<std::string>& items) {
+  std::map<std::uint32_t, std::uint64_t> out;
+  for (const std::string& item : items) {
+    const auto eq = item.find('=');
+    std::uint32_t id = 0;
+    std::uint64_t flops = 0;
+    const char* end = item.data() + item.size();
+    if (eq == std::string::npos ||
+        std::from_chars(item.data(), item.data() + eq, id).ptr != item.data() + eq ||
+        std::from_chars(item.data() + eq + 1, end, flops).ptr != end || eq + 1 == item.size())
+      fail("--flops '{}': expected KERNEL_ID=FLOPS, both unsigned integers", item);
+    out[id] = flops;
+  }
+  return out;
+}
+
+}  // namespace
+
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description visible("options");
-  visible.add_options()(
-      "config", po::value<std::vector<std::string>>()->composing(),
-      "preset or configuration file (.ini); several are applied in order over the built-in "
-      "hopper-h200 preset")("set", po::value<std::vector<std::string>>()->composing(),
-                            "override one key: --set section.key=value (see docs/config.md)")(
-      "mode", po::value<std::string>()->default_value("cold"), "simulation mode: cold")(
-      "kernel", po::value<std::vector<std::uint32_t>>()->composing(),
-      "replay only this kernel id (repeatable)")(
-      "format", po::value<std::string>()->default_value("table"), "table, csv, json or html")(
-      "output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
+  // clang-format off
+  visible.add_options()
+      ("config", po::value<std::vector<std::string>>()->composing(),
+       "preset or configuration file (.ini); several are applied in order over the built-in "
+       "hopper-h200 preset")
+      ("set", po::value<std::vector<std::string>>()->composing(),
+       "override one key: --set section.key=value (see docs/config.md)")
+      ("mode", po::value<std::string>()->default_value("cold"),
+       "cold (every access misses: the notes' model), cached (L1, L2, DRAM) or both")
+      ("kernel", po::value<std::vector<std::uint32_t>>()->composing(),
+       "replay only this kernel id (repeatable)")
+      ("flops", po::value<std::vector<std::string>>()->composing(),
+       "FLOPs of a kernel for the roofline: --flops ID=N (overrides the trace's flops=)")
+      ("format", po::value<std::string>()->default_value("table"), "table, csv, json or html")
+      ("output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
+  // clang-format on
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "run",
@@ -44,6 +73,7 @@ int cmd_run(const std::vector<std::string>& args) {
   report.traces = traces;
   RunOptions opts;
   opts.mode = parse_sim_mode(vm["mode"].as<std::string>());
+  if (vm.count("flops")) opts.flops = parse_flops(vm["flops"].as<std::vector<std::string>>());
   if (vm.count("kernel")) opts.kernel_ids = vm["kernel"].as<std::vector<std::uint32_t>>();
 
   report.kernels = simulate(report.traces, report.config, opts);

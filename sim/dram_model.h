@@ -1,0 +1,63 @@
+#pragma once
+/// DRAM traffic as the time model needs it: bytes per channel, reads and writes, and (optional)
+/// an open-row model. Fed with every DRAM access of a kernel, in order; it never changes what
+/// the caches count.
+///
+/// Row model: each channel has `banks_per_channel` banks with one open row each; an address's
+/// bank and row come from its offset inside the channel (row = channel offset / row_bytes, bank
+/// = row mod banks). Requests wait in a per-channel window of `row_window`; when the window is
+/// full the scheduler serves, FR-FCFS style, the oldest request that hits an open row, else the
+/// oldest request (opening its row). Hits and misses are counted; the time model charges
+/// `row_miss_penalty` extra per miss.
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/address_map.h"
+#include "sim/config.h"
+
+namespace gms {
+
+struct DramTraffic {
+  std::vector<std::uint64_t> channel_bytes;  ///< per channel, reads + writes
+  std::uint64_t read_bytes = 0;
+  std::uint64_t write_bytes = 0;
+  std::uint64_t row_hits = 0;
+  std::uint64_t row_misses = 0;
+  /// Write-backs of the end-of-kernel L2 flush: part of write_bytes, but not of channel_bytes
+  /// (the hardware writes dirty lines back lazily, after the kernel's own traffic).
+  std::uint64_t flush_write_bytes = 0;
+};
+
+class DramModel {
+ public:
+  explicit DramModel(const DramConfig& cfg);
+
+  /// One DRAM access of `bytes` at `addr`.
+  void access(Addr addr, std::uint32_t bytes, bool write);
+
+  /// A write-back of the end-of-kernel flush: counted, not timed.
+  void flush_write(std::uint32_t bytes) {
+    t_.write_bytes += bytes;
+    t_.flush_write_bytes += bytes;
+  }
+
+  /// Drains the row-model windows and returns the kernel's traffic; the model starts over.
+  DramTraffic finish();
+
+ private:
+  struct Pending {
+    std::uint32_t bank;
+    std::uint64_t row;
+  };
+  void serve_one(std::uint32_t channel);
+
+  DramConfig cfg_;
+  Interleave channels_;
+  unsigned interleave_shift_;
+  DramTraffic t_;
+  std::vector<std::vector<Pending>> window_;  ///< per channel, bounded by row_window
+  std::vector<std::uint64_t> open_row_;       ///< per channel x bank; ~0 = closed
+};
+
+}  // namespace gms

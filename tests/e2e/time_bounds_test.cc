@@ -1,0 +1,111 @@
+// The time model's bound for named kernels (generated or written here) through the whole
+// pipeline, and the notes' roofline and matrix-product traffic through generated traces.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "sim/simulator.h"
+#include "tests/cli/cli_runner.h"
+#include "tests/test_paths.h"
+
+namespace gms {
+namespace {
+
+KernelStats run(const std::string& path, SimMode mode = SimMode::Cached,
+                const std::vector<std::string>& sets = {}) {
+  RunOptions opts;
+  opts.mode = mode;
+  auto ks = simulate(std::vector<std::string>{path}, load_config({{}, sets}), opts);
+  EXPECT_EQ(ks.size(), 1u);
+  return ks.at(0);
+}
+
+std::string gen(const test::TempDir& dir, const std::string& name, const std::string& args) {
+  const std::string path = dir.file(name + ".gmt");
+  const test::CliResult r = test::run_cli("gen " + args + " -o " + path);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return path;
+}
+
+TEST(TimeBoundsTest, LargeUnitStrideStreamIsDramBound) {
+  test::TempDir dir;
+  // 2M loads and 2M stores of 128 bytes: 256 MiB each way, four times the L2.
+  const KernelStats k = run(gen(dir, "stream", "stream --records 4000000"));
+  EXPECT_EQ(k.time.bound, "DRAM-bound");
+  EXPECT_GT(k.time.dram_gbps, 0.5 * 4800);
+  EXPECT_LT(k.time.dram_gbps, 4800);
+}
+
+TEST(TimeBoundsTest, OneWarpChasingPointersIsLatencyBound) {
+  test::TempDir dir;
+  std::string body = "#wtrace 1\n#kernel id=110 name=chase grid=1,1,1 block=32,1,1\n";
+  std::uint64_t a = 12345;
+  for (int i = 0; i < 4096; ++i) {
+    a = (a * 6364136223846793005ull + 1442695040888963407ull);
+    body += fmt::format("0 LDG 8 - 0 0 00000001 0x{:x}\n", (a >> 20) % (256ull << 20) & ~7ull);
+  }
+  std::ofstream(dir.file("chase.wtrace")) << body;
+  const KernelStats k = run(dir.file("chase.wtrace"));
+  EXPECT_EQ(k.time.bound, "latency-bound");
+  EXPECT_GT(k.time.latency_ns, 10 * k.time.dram_ns);
+}
+
+TEST(TimeBoundsTest, StridedStoresThatFitInL2AreL2Bound) {
+  // 32 sectors per request (stride 32 floats), 200k warps over a 16 MiB region that stays in L2:
+  // the dirty data is written back lazily, so the slices, not DRAM, bound the kernel.
+  test::TempDir dir;
+  std::string body = "#wtrace 1\n#kernel id=52 name=store_stride32 grid=25000,1,1 block=256,1,1\n";
+  for (int w = 0; w < 200000; ++w)
+    body += fmt::format("0 STG 4 - {} {} ffffffff @0x{:x}:128\n", w / 8, w % 8, (w % 4096) * 4096);
+  std::ofstream(dir.file("store.wtrace")) << body;
+  const KernelStats k = run(dir.file("store.wtrace"));
+  EXPECT_TRUE(k.time.bound == "L2-bound" || k.time.bound == "L1-bound") << k.time.bound;
+  EXPECT_EQ(k.traffic.dram.read_bytes, 0u);
+}
+
+TEST(TimeBoundsTest, TiledMatrixProductIntensityIsTileOverFour) {
+  // EXAMPLES.md B8 through generated traces: FLOPs 2N^3 over the cold model's global bytes
+  // (8N^3 / T read, plus C written once) gives about T/4; on a 20 TFLOP/s, 1 TB/s machine
+  // (balance 20) T = 16 and 32 are memory-bound.
+  test::TempDir dir;
+  for (int tile : {16, 32}) {
+    const KernelStats k =
+        run(gen(dir, fmt::format("t{}", tile), fmt::format("matmul_tiled --n 128 --tile {}", tile)),
+            SimMode::Cold, {"gpu.fp32_gflops=20000", "dram.peak_gbps=1000"});
+    ASSERT_TRUE(k.roofline.known);
+    const double n = 128;
+    EXPECT_EQ(k.roofline.flops, static_cast<std::uint64_t>(2 * n * n * n));
+    // The reads alone give exactly T / 4; C's store (4N^2 bytes) lowers it by 1 / (1 + T / 2N).
+    EXPECT_EQ(k.total(OpClass::GlobalLoad).bytes_fetched,
+              static_cast<std::uint64_t>(8 * n * n * n / tile));
+    EXPECT_DOUBLE_EQ(
+        2 * n * n * n / static_cast<double>(k.total(OpClass::GlobalLoad).bytes_fetched),
+        tile / 4.0);
+    EXPECT_DOUBLE_EQ(k.roofline.intensity, 2 * n * n * n / (8 * n * n * n / tile + 4 * n * n));
+    EXPECT_DOUBLE_EQ(k.roofline.balance, 20);
+    EXPECT_EQ(k.roofline.bound, "memory-bound");
+  }
+}
+
+TEST(TimeBoundsTest, NaiveVersusTiledTrafficRatioIsTheTile) {
+  // EXAMPLES.md D: thread reads of global memory fall by T = 16.
+  test::TempDir dir;
+  const KernelStats naive = run(gen(dir, "naive", "matmul_naive --n 64 --tile 16"), SimMode::Cold);
+  const KernelStats tiled = run(gen(dir, "tiled", "matmul_tiled --n 64 --tile 16"), SimMode::Cold);
+  EXPECT_EQ(naive.total(OpClass::GlobalLoad).active_threads,
+            16 * tiled.total(OpClass::GlobalLoad).active_threads);
+}
+
+TEST(TimeBoundsTest, FlopsOnTheCommandLine) {
+  const test::CliResult r = test::run_cli("run " + test::data_path("a1_sequential.wtrace") +
+                                          " --flops 1=1280 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"intensity\": 10.0"), std::string::npos) << r.out;  // 1280 FLOP / 128 B
+  EXPECT_NE(test::run_cli("run " + test::data_path("a1_sequential.wtrace") + " --flops x=1").status,
+            0);
+}
+
+}  // namespace
+}  // namespace gms
