@@ -5,6 +5,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libboost-program-options-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
   libzstd-dev zstd nlohmann-json3-dev libbenchmark-dev python3
+  liblzma-dev xz-utils clang-14 libclang-rt-14-dev
 )
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi

@@ -1,5 +1,6 @@
 #include "trace/zstd_stream.h"
 
+#include <lzma.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -28,17 +29,30 @@ std::FILE* open_file(const std::string& path, const char* mode, bool& owns) {
 // ---------------------------------------------------------------------------------------------
 // InputStream
 
+/// The liblzma decoder state (lzma_stream cannot be forward-declared).
+struct InputStream::XzState {
+  lzma_stream strm = LZMA_STREAM_INIT;
+  bool ended = false;  // LZMA_STREAM_END seen: no byte may follow
+  ~XzState() { lzma_end(&strm); }
+};
+
 InputStream::InputStream(const std::string& path) : name_(path), in_(kStreamChunkBytes) {
   file_ = open_file(path, "rb", owns_file_);
   fill_input();
   if (in_end_ >= sizeof kZstdMagic && std::memcmp(in_.data(), kZstdMagic, sizeof kZstdMagic) == 0) {
     zstd_ = ZSTD_createDCtx();
     if (!zstd_) fail("{}: cannot create a zstd decompression context", name_);
+  } else if (in_end_ >= sizeof kXzMagic &&
+             std::memcmp(in_.data(), kXzMagic, sizeof kXzMagic) == 0) {
+    xz_ = std::make_unique<XzState>();
+    if (lzma_stream_decoder(&xz_->strm, kXzMemLimitBytes, LZMA_CONCATENATED) != LZMA_OK)
+      fail("{}: cannot create an xz decompression context", name_);
   }
 }
 
 InputStream::~InputStream() {
   if (zstd_) ZSTD_freeDCtx(zstd_);
+  xz_.reset();
   if (owns_file_) std::fclose(file_);
 }
 
@@ -105,6 +119,42 @@ std::size_t InputStream::read_decoded(char* dst, std::size_t n) {
   return got;
 }
 
+std::size_t InputStream::read_xz(char* dst, std::size_t n) {
+  lzma_stream& s = xz_->strm;
+  std::size_t got = 0;
+  while (got < n && !xz_->ended) {
+    if (in_pos_ == in_end_) fill_input();
+    s.next_in = reinterpret_cast<const std::uint8_t*>(in_.data()) + in_pos_;
+    s.avail_in = in_end_ - in_pos_;
+    s.next_out = reinterpret_cast<std::uint8_t*>(dst) + got;
+    s.avail_out = n - got;
+    // LZMA_FINISH once the file is exhausted: the decoder then reports a cut stream.
+    const lzma_ret r = lzma_code(&s, eof_ && in_pos_ == in_end_ ? LZMA_FINISH : LZMA_RUN);
+    const std::size_t used = (in_end_ - in_pos_) - s.avail_in;
+    in_pos_ += used;
+    got = n - s.avail_out;
+    if (r == LZMA_STREAM_END) {
+      xz_->ended = true;
+      break;
+    }
+    if (r == LZMA_OK) continue;
+    if (r == LZMA_BUF_ERROR && eof_) throw StreamError(name_, "truncated xz stream");
+    if (r == LZMA_MEMLIMIT_ERROR)
+      throw StreamError(name_, fmt::format("xz stream needs more than {} MiB to decompress",
+                                           kXzMemLimitBytes >> 20));
+    throw StreamError(
+        name_, fmt::format("corrupt xz stream at compressed byte {} (liblzma error {})", s.total_in,
+                           static_cast<int>(r)));
+  }
+  return got;
+}
+
+std::size_t InputStream::read_any(char* dst, std::size_t n) {
+  if (zstd_) return read_decoded(dst, n);
+  if (xz_) return read_xz(dst, n);
+  return read_raw(dst, n);
+}
+
 std::size_t InputStream::read(void* dst, std::size_t n) {
   char* out = static_cast<char*>(dst);
   std::size_t got = 0;
@@ -114,7 +164,7 @@ std::size_t InputStream::read(void* dst, std::size_t n) {
     peeked_pos_ += got;
     if (got == n) return got;
   }
-  return got + (zstd_ ? read_decoded(out + got, n - got) : read_raw(out + got, n - got));
+  return got + read_any(out + got, n - got);
 }
 
 std::string_view InputStream::peek(std::size_t n) {
@@ -123,8 +173,7 @@ std::string_view InputStream::peek(std::size_t n) {
   if (peeked_.size() < n) {
     std::size_t have = peeked_.size();
     peeked_.resize(n);
-    std::size_t k = zstd_ ? read_decoded(peeked_.data() + have, n - have)
-                          : read_raw(peeked_.data() + have, n - have);
+    std::size_t k = read_any(peeked_.data() + have, n - have);
     peeked_.resize(have + k);
   }
   return std::string_view(peeked_).substr(0, n);

@@ -1,7 +1,8 @@
 #pragma once
 /// Byte streams for the trace formats: a file or standard input ("-") read in fixed chunks and
-/// decompressed on the fly when it holds zstd frames, and the matching output side. No format
-/// logic lives here; memory is constant (one input chunk, one output chunk, the zstd contexts).
+/// decompressed on the fly when it holds zstd frames or an xz stream, and the matching output
+/// side. No format logic lives here; memory is constant (one input chunk, one output chunk, the
+/// zstd or xz contexts; the xz decoder is capped at kXzMemLimitBytes).
 
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +22,12 @@ namespace gms::trace {
 /// The 4 bytes that open every zstd frame (little-endian 0xFD2FB528).
 inline constexpr unsigned char kZstdMagic[4] = {0x28, 0xB5, 0x2F, 0xFD};
 
+/// The 6 bytes that open every xz stream.
+inline constexpr unsigned char kXzMagic[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
+
+/// Most memory the xz decoder may use (a stream that needs more is an error, not an allocation).
+inline constexpr std::uint64_t kXzMemLimitBytes = 256ull << 20;
+
 /// Size of one read or write chunk.
 inline constexpr std::size_t kStreamChunkBytes = 256 * 1024;
 
@@ -38,7 +45,8 @@ class StreamError : public SimError {
 
 /// Streaming byte input from a file or stdin ("-"). When the content starts with the zstd frame
 /// magic, every byte read is decompressed (several concatenated frames are one stream); a stream
-/// that ends inside a frame raises StreamError "<file>: truncated zstd stream".
+/// that ends inside a frame raises StreamError "<file>: truncated zstd stream". The same holds
+/// for xz (liblzma; concatenated streams are one stream): "<file>: truncated xz stream".
 class InputStream {
  public:
   /// Opens `path` ("-" = stdin); throws SimError if it cannot be opened.
@@ -53,8 +61,8 @@ class InputStream {
   /// The first bytes of the (decompressed) content, up to `n`, without consuming them.
   std::string_view peek(std::size_t n);
 
-  /// True when the underlying file is zstd-compressed.
-  bool compressed() const { return zstd_ != nullptr; }
+  /// True when the underlying file is zstd- or xz-compressed.
+  bool compressed() const { return zstd_ != nullptr || xz_ != nullptr; }
 
   /// The name used in error messages.
   const std::string& name() const { return name_; }
@@ -62,7 +70,9 @@ class InputStream {
  private:
   std::size_t read_raw(void* dst, std::size_t n);  // file bytes, via the input chunk
   std::size_t read_decoded(char* dst, std::size_t n);
-  bool fill_input();  // false at end of file
+  std::size_t read_xz(char* dst, std::size_t n);
+  std::size_t read_any(char* dst, std::size_t n);  // raw, zstd or xz
+  bool fill_input();                               // false at end of file
 
   std::string name_;
   std::FILE* file_ = nullptr;
@@ -72,6 +82,8 @@ class InputStream {
   bool eof_ = false;
   ZSTD_DCtx_s* zstd_ = nullptr;
   std::size_t frame_state_ = 0;  // last ZSTD_decompressStream result: 0 = between frames
+  struct XzState;
+  std::unique_ptr<XzState> xz_;  // set when the content is xz
   std::string peeked_;           // bytes handed out by peek() and not yet read
   std::size_t peeked_pos_ = 0;
 };

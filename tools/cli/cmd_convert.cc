@@ -26,6 +26,8 @@ void copy_trace(trace::TraceReader& in, trace::TraceWriter& out) {
 
 int cmd_convert(const std::vector<std::string>& args) {
   po::options_description visible("options");
+  visible.add_options()("trace-format", po::value<std::string>()->default_value("auto"),
+                        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit");
   po::options_description hidden;
   hidden.add_options()("in", po::value<std::string>()->required(), "input trace")(
       "out", po::value<std::string>()->required(), "output trace");
@@ -36,12 +38,14 @@ int cmd_convert(const std::vector<std::string>& args) {
                   "usage: gpumemsim convert IN OUT\n"
                   "Converts a trace losslessly; formats by extension: .wtrace (text), .wtrace.zst\n"
                   "(zstd text), .gmt (native binary). IN may be -, for standard input, and OUT -\n"
-                  "for text on standard output. The input format is detected from its content.",
+                  "for text on standard output. The input format is detected from its content\n"
+                  "(wtrace, .gmt, Accel-Sim kernelslist.g/.traceg[.xz], NVBit mem_trace log).",
                   visible, hidden, positional, vm))
     return 0;
   const std::string in_path = vm["in"].as<std::string>();
   const std::string out_path = vm["out"].as<std::string>();
-  auto reader = trace::open_trace_reader(in_path);
+  auto reader = trace::open_trace_reader(
+      in_path, trace::parse_trace_format(vm["trace-format"].as<std::string>()));
 
   if (out_path == "-") {
     auto writer = trace::open_trace_writer(out_path);

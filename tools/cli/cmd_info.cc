@@ -1,9 +1,14 @@
 // gpumemsim info: summarise a trace without simulating it.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "sim/error.h"
@@ -13,31 +18,115 @@
 
 namespace gms::cli {
 
+namespace {
+
+/// Counts distinct 64-bit keys in bounded memory: exactly while at most kExactLimit keys have
+/// been seen, then by a HyperLogLog estimate (4096 registers, about 1.6% standard error).
+class DistinctCount {
+ public:
+  void add(std::uint64_t key) {
+    const std::uint64_t h = mix(key);
+    const std::size_t idx = h >> (64 - kBits);
+    const int rank = std::countl_zero((h << kBits) | (std::uint64_t{1} << (kBits - 1))) + 1;
+    regs_[idx] = std::max(regs_[idx], static_cast<std::uint8_t>(rank));
+    if (exact_) {
+      set_.insert(key);
+      if (set_.size() > kExactLimit) {
+        exact_ = false;
+        set_ = {};
+      }
+    }
+  }
+  bool exact() const { return exact_; }
+  std::uint64_t value() const {
+    if (exact_) return set_.size();
+    constexpr double m = kRegs;
+    double sum = 0;
+    int zeros = 0;
+    for (std::uint8_t r : regs_) {
+      sum += std::ldexp(1.0, -r);
+      zeros += r == 0;
+    }
+    double e = 0.7213 / (1 + 1.079 / m) * m * m / sum;
+    if (e <= 2.5 * m && zeros != 0) e = m * std::log(m / zeros);
+    return static_cast<std::uint64_t>(std::llround(e));
+  }
+
+ private:
+  static constexpr int kBits = 12;
+  static constexpr std::size_t kRegs = std::size_t{1} << kBits;
+  static constexpr std::size_t kExactLimit = std::size_t{1} << 16;
+  static std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+  std::array<std::uint8_t, kRegs> regs_{};
+  std::unordered_set<std::uint64_t> set_;
+  bool exact_ = true;
+};
+
+/// Lowest and highest byte touched.
+struct AddrRange {
+  std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
+  void add(std::uint64_t a, std::uint64_t last) {
+    lo = std::min(lo, a);
+    hi = std::max(hi, last);
+  }
+  std::string str() const {
+    return lo > hi ? std::string("-") : fmt::format("{:#x}-{:#x}", lo, hi);
+  }
+};
+
+}  // namespace
+
 int cmd_info(const std::vector<std::string>& args) {
   po::options_description visible("options");
+  visible.add_options()("trace-format", po::value<std::string>()->default_value("auto"),
+                        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit");
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "info",
       "usage: gpumemsim info TRACE...\n"
-      "Lists each trace's kernels with their records per operation, active threads\n"
-      "and whether SM ids are known.",
+      "Lists each trace's kernels with their records per operation, active threads,\n"
+      "whether SM ids are known, the warps seen and the footprint: distinct 128-byte lines\n"
+      "of global/local/atomic accesses (exact up to 65536, then a HyperLogLog estimate\n"
+      "marked ~) and the byte ranges touched.",
       visible, vm);
+  const auto format = trace::parse_trace_format(vm["trace-format"].as<std::string>());
   if (traces.empty()) return 0;
 
   std::string text;
   std::vector<WarpInstr> batch(4096);
   for (const std::string& path : traces) {
-    auto reader = trace::open_trace_reader(path);
+    auto reader = trace::open_trace_reader(path, format);
     text += fmt::format("{}\n", path);
     KernelInfo k;
     while (reader->next_kernel(k)) {
       std::array<std::uint64_t, kOpCount> per_op{};
       std::uint64_t records = 0, threads = 0, with_sm = 0;
+      DistinctCount warps, lines;
+      AddrRange global, shared;
       while (const std::size_t n = reader->read(batch)) {
         for (std::size_t i = 0; i < n; ++i) {
-          ++per_op[static_cast<int>(batch[i].op)];
-          threads += static_cast<std::uint64_t>(std::popcount(batch[i].mask));
-          with_sm += batch[i].sm != kUnknownSm;
+          const WarpInstr& w = batch[i];
+          ++per_op[static_cast<int>(w.op)];
+          threads += static_cast<std::uint64_t>(std::popcount(w.mask));
+          with_sm += w.sm != kUnknownSm;
+          warps.add((std::uint64_t{w.cta} << 32) | w.warp);
+          for (LaneMask m = w.mask; m != 0; m &= m - 1) {
+            const std::uint64_t a = w.addr[std::countr_zero(m)];
+            const std::uint64_t last = a + (w.size - 1u) < a ? ~std::uint64_t{0} : a + w.size - 1u;
+            if (is_shared(w.op)) {
+              shared.add(a, last);
+              continue;
+            }
+            global.add(a, last);
+            lines.add(a >> 7);
+            if ((last >> 7) != (a >> 7)) lines.add(last >> 7);
+          }
         }
         records += n;
       }
@@ -49,6 +138,12 @@ int cmd_info(const std::vector<std::string>& args) {
                       with_sm == records ? "known"
                       : with_sm == 0     ? "unknown"
                                          : "partial");
+      const char* approx = lines.exact() ? "" : "~";
+      text += fmt::format(
+          "    {}{} warps, footprint {}{} lines of 128 B ({}{} B), global/local "
+          "bytes {}, shared offsets {}\n",
+          warps.exact() ? "" : "~", warps.value(), approx, lines.value(), approx,
+          lines.value() * 128, global.str(), shared.str());
       for (int op = 0; op < kOpCount; ++op)
         if (per_op[op] != 0)
           text += fmt::format("    {:<6}{:>14}\n", op_name(static_cast<Op>(op)), per_op[op]);
