@@ -10,6 +10,7 @@
 #include "sim/simulator.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
+#include "trace/formats.h"
 
 namespace gms::cli {
 
@@ -50,14 +51,17 @@ int cmd_run(const std::vector<std::string>& args) {
       ("flops", po::value<std::vector<std::string>>()->composing(),
        "FLOPs of a kernel for the roofline: --flops ID=N (overrides the trace's flops=)")
       ("format", po::value<std::string>()->default_value("table"), "table, csv, json or html")
-      ("output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
+      ("output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout")
+      ("trace-format", po::value<std::string>()->default_value("auto"),
+       "input format: auto (from the content), wtrace, gmt, accelsim, nvbit");
   // clang-format on
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "run",
       "usage: gpumemsim run TRACE... [--config FILE] [--set KEY=VALUE]... "
       "[--mode cold|cached|both] [--kernel ID]... [--format table|csv|json|html] [-o FILE]\n"
-      "Replays warp traces (wtrace text, .zst, or .gmt; - for stdin) and reports\n"
+      "Replays warp traces (wtrace text, .zst, .gmt, Accel-Sim kernelslist.g or .traceg[.xz],\n"
+      "NVBit mem_trace logs; - for stdin) and reports\n"
       "per-instruction coalescing and shared-memory bank statistics.",
       visible, vm);
   if (traces.empty()) return 0;
@@ -76,7 +80,14 @@ int cmd_run(const std::vector<std::string>& args) {
   if (vm.count("flops")) opts.flops = parse_flops(vm["flops"].as<std::vector<std::string>>());
   if (vm.count("kernel")) opts.kernel_ids = vm["kernel"].as<std::vector<std::uint32_t>>();
 
-  report.kernels = simulate(report.traces, report.config, opts);
+  const trace::TraceFormat trace_format =
+      trace::parse_trace_format(vm["trace-format"].as<std::string>());
+  if (trace_format == trace::TraceFormat::Auto) {
+    report.kernels = simulate(report.traces, report.config, opts);
+  } else {
+    auto chain = trace::open_trace_chain(report.traces, trace_format);
+    report.kernels = simulate(*chain, report.config, opts);
+  }
   for (std::uint32_t id : opts.kernel_ids) {
     if (std::none_of(report.kernels.begin(), report.kernels.end(),
                      [id](const KernelStats& k) { return k.kernel.id == id; }))
