@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include "sim/compare.h"
@@ -59,8 +60,11 @@ void print_sweep_html(std::ostream& out, const TidyCsv& t) {
     }
     const bool both_modes = any_cached && any_cold;
     // One series per everything that identifies a row except the x key.
+    bool many_traces = false;
+    for (const auto& r : t.rows) many_traces |= r[trace] != t.rows[0][trace];
     auto series_key = [&](const std::vector<std::string>& r) {
-      std::string k = fmt::format("{} k{} {}", r[trace], r[kid], kname >= 0 ? r[kname] : "");
+      std::string k = fmt::format("kernel {} {}", r[kid], kname >= 0 ? r[kname] : "");
+      if (many_traces) k = std::filesystem::path(r[trace]).filename().string() + " " + k;
       if (inst >= 0) k += fmt::format(" i{} {}", r[inst], op >= 0 ? r[op] : "");
       for (std::size_t c = 1; c < cfg_cols.size(); ++c)
         k += fmt::format(" {}={}", t.columns[cfg_cols[c]].substr(4), r[cfg_cols[c]]);

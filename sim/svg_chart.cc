@@ -11,7 +11,7 @@ namespace gms::svg {
 namespace {
 
 constexpr double kWidth = 760, kHeight = 340;
-constexpr double kLeft = 78, kRight = 20, kTop = 56, kBottom = 78;
+constexpr double kLeft = 78, kRight = 20, kTop = 44, kBottom = 78;
 constexpr double kPlotW = kWidth - kLeft - kRight, kPlotH = kHeight - kTop - kBottom;
 
 /// A compact number: 1234567 -> 1.23M; fractions as percent when asked.
@@ -42,31 +42,56 @@ double nice_step(double max, int n) {
   return 10 * mag;
 }
 
-std::string open_svg(const std::string& title, const std::string& kind) {
+/// Where each legend entry goes: entries flow left to right and wrap under the plot.
+struct LegendLayout {
+  std::vector<std::pair<double, int>> at;  ///< x and row of each entry
+  int rows = 0;
+};
+
+std::string legend_label(const std::string& name) {
+  return name.size() > 48 ? name.substr(0, 47) + "…" : name;
+}
+
+LegendLayout layout_legend(const std::vector<std::string>& names) {
+  LegendLayout l;
+  double x = kLeft;
+  int row = 0;
+  for (const std::string& n : names) {
+    const double w = 30 + 6.6 * static_cast<double>(legend_label(n).size());
+    if (x + w > kWidth - kRight && x > kLeft) {
+      x = kLeft;
+      ++row;
+    }
+    l.at.emplace_back(x, row);
+    x += w;
+  }
+  l.rows = names.empty() ? 0 : row + 1;
+  return l;
+}
+
+constexpr double kLegendRow = 18;
+
+std::string open_svg(const std::string& title, const std::string& kind, int legend_rows) {
+  const double h = kHeight + legend_rows * kLegendRow + (legend_rows ? 6 : 0);
   return fmt::format(
       "<svg class=\"chart\" data-chart=\"{}\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" "
       "role=\"img\" aria-label=\"{}\">\n<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" "
-      "fill=\"#ffffff\"/>\n<text x=\"{}\" y=\"22\" font-size=\"15\" font-weight=\"bold\" "
+      "fill=\"#ffffff\"/>\n<text x=\"{}\" y=\"24\" font-size=\"15\" font-weight=\"bold\" "
       "text-anchor=\"middle\">{}</text>\n",
-      kind, kWidth, kHeight, kWidth, kHeight, escape(title), kWidth, kHeight, kWidth / 2,
-      escape(title));
+      kind, kWidth, h, kWidth, h, escape(title), kWidth, h, kWidth / 2, escape(title));
 }
 
+/// The legend, under the plot (rows as layout_legend() placed them).
 std::string legend(const std::vector<std::string>& names) {
+  const LegendLayout l = layout_legend(names);
   std::string out;
-  double x = kLeft;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const std::string label = names[i].size() > 40 ? names[i].substr(0, 39) + "…" : names[i];
+    const double y = kHeight + l.at[i].second * kLegendRow + 16;
     out += fmt::format(
-        "<g class=\"legend\"><rect x=\"{:.1f}\" y=\"32\" width=\"12\" height=\"12\" "
-        "fill=\"{}\"/><text x=\"{:.1f}\" y=\"42\" font-size=\"12\">{}</text></g>\n",
-        x, series_color(i), x + 16, escape(label));
-    x += 28 + 6.5 * static_cast<double>(label.size());
-    if (x > kWidth - 120 && i + 1 < names.size()) {
-      out += fmt::format("<text x=\"{:.1f}\" y=\"42\" font-size=\"12\">+{} more</text>\n", x,
-                         names.size() - i - 1);
-      break;
-    }
+        "<g class=\"legend\"><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"12\" height=\"12\" "
+        "fill=\"{}\"/><text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\">{}</text></g>\n",
+        l.at[i].first, y - 14, series_color(i), l.at[i].first + 16, y - 4,
+        escape(legend_label(names[i])));
   }
   return out;
 }
@@ -198,7 +223,9 @@ std::string escape(const std::string& text) {
 }
 
 std::string bar_chart(const BarChart& c) {
-  std::string out = open_svg(c.title, "bar");
+  std::vector<std::string> names;
+  for (const BarSeries& s : c.series) names.push_back(s.name);
+  std::string out = open_svg(c.title, "bar", layout_legend(names).rows);
   double max = 0;
   for (const BarSeries& s : c.series)
     for (double v : s.values)
@@ -222,14 +249,14 @@ std::string bar_chart(const BarChart& c) {
     }
   }
   out += x_labels(c.categories, "");
-  std::vector<std::string> names;
-  for (const BarSeries& s : c.series) names.push_back(s.name);
   out += legend(names);
   return out + "</svg>\n";
 }
 
 std::string line_chart(const LineChart& c) {
-  std::string out = open_svg(c.title, "line");
+  std::vector<std::string> names;
+  for (const LineSeries& s : c.series) names.push_back(s.name);
+  std::string out = open_svg(c.title, "line", layout_legend(names).rows);
   double max = 0;
   for (const LineSeries& s : c.series)
     for (double v : s.y)
@@ -264,14 +291,15 @@ std::string line_chart(const LineChart& c) {
     out += marks;
   }
   out += x_labels(c.x, c.x_label);
-  std::vector<std::string> names;
-  for (const LineSeries& s : c.series) names.push_back(s.name);
   out += legend(names);
   return out + "</svg>\n";
 }
 
 std::string scatter_chart(const ScatterChart& c) {
-  std::string out = open_svg(c.title, "scatter");
+  std::vector<std::string> groups;
+  for (const ScatterPoint& p : c.points)
+    if (std::find(groups.begin(), groups.end(), p.group) == groups.end()) groups.push_back(p.group);
+  std::string out = open_svg(c.title, "scatter", layout_legend(groups).rows);
   std::vector<double> all;
   for (const ScatterPoint& p : c.points) {
     all.push_back(p.x);
@@ -288,11 +316,9 @@ std::string scatter_chart(const ScatterChart& c) {
       "<line class=\"diagonal\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888888\" "
       "stroke-dasharray=\"4 3\"/>\n",
       kLeft, kTop + kPlotH, kLeft + kPlotW, kTop);
-  std::vector<std::string> groups;
   for (const ScatterPoint& p : c.points) {
-    auto it = std::find(groups.begin(), groups.end(), p.group);
-    if (it == groups.end()) it = groups.insert(groups.end(), p.group);
-    const std::size_t g = static_cast<std::size_t>(it - groups.begin());
+    const auto g =
+        static_cast<std::size_t>(std::find(groups.begin(), groups.end(), p.group) - groups.begin());
     out += fmt::format(
         "<circle class=\"point\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\" fill=\"{}\" "
         "fill-opacity=\"0.8\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\"><title>{}: measured "
@@ -305,7 +331,7 @@ std::string scatter_chart(const ScatterChart& c) {
 }
 
 std::string roofline_chart(const Roofline& c) {
-  std::string out = open_svg(c.title, "roofline");
+  std::string out = open_svg(c.title, "roofline", 0);
   std::vector<double> xs{c.peak_gbps > 0 ? c.peak_gflops / c.peak_gbps : 1};
   std::vector<double> ys{c.peak_gflops};
   for (const RooflinePoint& p : c.points) {

@@ -29,12 +29,17 @@ constexpr const char* kLinesMetric = "lts__t_requests_srcunit_tex_op_read.sum";
 constexpr const char* kHitRateMetric = "l1tex__t_sector_hit_rate_pipe_lsu_mem_global_op_ld.pct";
 
 /// A name as ncu prints it, reduced to what a trace's #kernel line holds: no leading "void ",
-/// no argument list.
-std::string plain_name(std::string n) {
+/// no argument list (and, when `templates` is false, no template arguments).
+std::string plain_name(std::string n, bool templates) {
   if (n.starts_with("void ")) n = n.substr(5);
-  const std::size_t paren = n.find('(');
-  if (paren != std::string::npos) n = n.substr(0, paren);
+  const std::size_t cut = n.find_first_of(templates ? "(" : "(<");
+  if (cut != std::string::npos) n = n.substr(0, cut);
   return n;
+}
+
+bool same_kernel_name(const std::string& measured, const std::string& simulated) {
+  return measured == simulated || plain_name(measured, true) == simulated ||
+         plain_name(measured, false) == simulated;
 }
 
 std::string fmt_value(double v) {
@@ -231,7 +236,7 @@ Validation validate_kernels(const MeasuredTable& measured, const std::vector<Ker
       for (std::size_t i = 0; i < measured.kernels.size() && !m; ++i) {
         if (used[i]) continue;
         const MeasuredKernel& mk = measured.kernels[i];
-        const bool same = match == MatchBy::Name ? plain_name(mk.name) == cold.kernel.name
+        const bool same = match == MatchBy::Name ? same_kernel_name(mk.name, cold.kernel.name)
                                                  : mk.id == std::to_string(cold.kernel.id);
         if (same) m = i;
       }
