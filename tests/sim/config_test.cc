@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "sim/error.h"
@@ -42,6 +43,29 @@ TEST(ConfigTest, EveryPresetParsesAndValidates) {
     EXPECT_EQ(cfg.gpu.name, entry.path().stem().string()) << "gpu.name must match the file name";
   }
   EXPECT_GE(presets, 4);
+}
+
+TEST(ConfigTest, EveryPresetSetsEveryKey) {
+  // A preset that leaves a key out would silently inherit the built-in H200 value.
+  for (const auto& entry : std::filesystem::directory_iterator(test::source_path("configs"))) {
+    if (entry.path().extension() != ".ini") continue;
+    std::ifstream in(entry.path());
+    std::set<std::string> keys;
+    std::string line, section;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+      if (line[0] == '[') {
+        section = line.substr(1, line.find(']') - 1);
+        continue;
+      }
+      const auto eq = line.find('=');
+      std::string key = line.substr(0, eq);
+      key.erase(key.find_last_not_of(' ') + 1);
+      keys.insert(section + "." + key);
+    }
+    for (const ConfigKeyDoc& k : config_key_docs())
+      EXPECT_TRUE(keys.count(k.key)) << entry.path().filename() << " does not set " << k.key;
+  }
 }
 
 TEST(ConfigTest, KeplerCachedPresetUses128ByteLoads) {
