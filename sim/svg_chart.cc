@@ -123,7 +123,10 @@ double y_axis(std::string& out, double max, bool percent, const std::string& lab
 std::string x_labels(const std::vector<std::string>& labels, const std::string& axis_label) {
   std::string out;
   const double w = kPlotW / std::max<std::size_t>(labels.size(), 1);
-  const bool slant = labels.size() > 6;
+  std::size_t longest = 0;
+  for (const std::string& l : labels)
+    longest = std::max(longest, std::min<std::size_t>(l.size(), 22));
+  const bool slant = labels.size() > 6 || 6.5 * static_cast<double>(longest) > w - 8;
   const std::size_t every = labels.size() > 40 ? labels.size() / 20 : 1;
   for (std::size_t i = 0; i < labels.size(); i += every) {
     const double x = kLeft + (i + 0.5) * w;
