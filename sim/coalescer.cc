@@ -13,8 +13,8 @@ int sorted_lane_starts(const WarpInstr& w, std::array<Addr, kWarpSize>& starts) 
   for (LaneMask m = w.mask; m != 0; m &= m - 1) starts[n++] = w.addr[std::countr_zero(m)];
   // Strided records are already ordered (descending for a negative stride); list records are
   // usually ordered too, so check before sorting.
-  if (w.strided && w.stride < 0) {
-    std::reverse(starts.begin(), starts.begin() + n);
+  if (w.strided) {
+    if (w.stride < 0) std::reverse(starts.begin(), starts.begin() + n);
   } else if (!std::is_sorted(starts.begin(), starts.begin() + n)) {
     std::sort(starts.begin(), starts.begin() + n);
   }
@@ -93,16 +93,25 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
     return a > std::numeric_limits<Addr>::max() - (size - 1) ? std::numeric_limits<Addr>::max()
                                                              : a + size - 1;
   };
-  Addr lo = starts[0], hi = last_byte(starts[0]);
-  for (int i = 1; i < n; ++i) {
-    const Addr s = starts[i];
-    if (hi != std::numeric_limits<Addr>::max() && s > hi + 1) {
-      flush(lo, hi);
-      lo = s;
+  // Fast path: a strided record whose active lanes are contiguous and whose accesses touch or
+  // overlap (|stride| <= size: unit stride, broadcast, reversed) covers one byte range.
+  const LaneMask m = w.mask >> std::countr_zero(w.mask);
+  const std::uint64_t abs_stride = w.stride < 0 ? 0 - static_cast<std::uint64_t>(w.stride)
+                                                : static_cast<std::uint64_t>(w.stride);
+  if (w.strided && (m & (m + 1)) == 0 && abs_stride <= size) {
+    flush(starts[0], last_byte(starts[n - 1]));
+  } else {
+    Addr lo = starts[0], hi = last_byte(starts[0]);
+    for (int i = 1; i < n; ++i) {
+      const Addr s = starts[i];
+      if (hi != std::numeric_limits<Addr>::max() && s > hi + 1) {
+        flush(lo, hi);
+        lo = s;
+      }
+      hi = std::max(hi, last_byte(s));
     }
-    hi = std::max(hi, last_byte(s));
+    flush(lo, hi);
   }
-  flush(lo, hi);
 
   out.sectors = sectors.count;
   out.transactions = segments.count;

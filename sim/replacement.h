@@ -17,34 +17,68 @@ concept ReplacementPolicy = requires(P p, std::uint32_t set, std::uint32_t way, 
   { p.victim(set) } -> std::same_as<std::uint32_t>;  // way to evict when all are valid
 };
 
-/// Least recently used: a per-line timestamp; the oldest is evicted.
+/// Least recently used, as a doubly linked list per set (most recent at the head): a hit or a
+/// fill moves the line to the head, the victim is the tail; all O(1).
 struct LruPolicy {
   void init(std::uint32_t sets, std::uint32_t ways) {
     ways_ = ways;
-    stamp_.assign(std::size_t{sets} * ways, 0);
+    prev_.assign(std::size_t{sets} * ways, kNil);
+    next_.assign(std::size_t{sets} * ways, kNil);
+    head_.assign(sets, kNil);
+    tail_.assign(sets, kNil);
   }
-  void on_hit(std::uint32_t set, std::uint32_t way) { stamp_[idx(set, way)] = ++clock_; }
-  void on_fill(std::uint32_t set, std::uint32_t way) { stamp_[idx(set, way)] = ++clock_; }
-  std::uint32_t victim(std::uint32_t set) const { return oldest(set); }
+  void on_hit(std::uint32_t set, std::uint32_t way) {
+    if (head_[set] == way) return;
+    unlink(set, way);
+    push_front(set, way);
+  }
+  void on_fill(std::uint32_t set, std::uint32_t way) {
+    // A filled way is either new (not linked) or the victim just returned (the tail).
+    if (tail_[set] == way) unlink(set, way);
+    push_front(set, way);
+  }
+  std::uint32_t victim(std::uint32_t set) const { return tail_[set]; }
 
- protected:
+ private:
+  static constexpr std::uint32_t kNil = 0xffffffffu;
   std::size_t idx(std::uint32_t set, std::uint32_t way) const {
     return std::size_t{set} * ways_ + way;
   }
-  std::uint32_t oldest(std::uint32_t set) const {
-    std::uint32_t best = 0;
-    for (std::uint32_t w = 1; w < ways_; ++w)
-      if (stamp_[idx(set, w)] < stamp_[idx(set, best)]) best = w;
-    return best;
+  void unlink(std::uint32_t set, std::uint32_t way) {
+    const std::uint32_t p = prev_[idx(set, way)], n = next_[idx(set, way)];
+    (p == kNil ? head_[set] : next_[idx(set, p)]) = n;
+    (n == kNil ? tail_[set] : prev_[idx(set, n)]) = p;
+  }
+  void push_front(std::uint32_t set, std::uint32_t way) {
+    const std::uint32_t h = head_[set];
+    prev_[idx(set, way)] = kNil;
+    next_[idx(set, way)] = h;
+    if (h != kNil) prev_[idx(set, h)] = way;
+    head_[set] = way;
+    if (tail_[set] == kNil) tail_[set] = way;
   }
   std::uint32_t ways_ = 0;
-  std::uint64_t clock_ = 0;
-  std::vector<std::uint64_t> stamp_;
+  std::vector<std::uint32_t> prev_, next_, head_, tail_;
 };
 
-/// First in, first out: the stamp is set on fill only, so hits do not protect a line.
-struct FifoPolicy : LruPolicy {
+/// First in, first out: ways are replaced in round-robin order (they also fill in order), and
+/// hits do not protect a line.
+struct FifoPolicy {
+  void init(std::uint32_t sets, std::uint32_t ways) {
+    ways_ = ways;
+    next_.assign(sets, 0);
+  }
   void on_hit(std::uint32_t, std::uint32_t) {}
+  void on_fill(std::uint32_t, std::uint32_t) {}
+  std::uint32_t victim(std::uint32_t set) {
+    const std::uint32_t w = next_[set];
+    next_[set] = w + 1 == ways_ ? 0 : w + 1;
+    return w;
+  }
+
+ private:
+  std::uint32_t ways_ = 1;
+  std::vector<std::uint32_t> next_;
 };
 
 /// Uniformly random victim from a seeded xorshift generator (reproducible runs).

@@ -3,9 +3,14 @@
 /// per-sector valid and dirty masks as flat arrays (structure of arrays), sized once; the
 /// replacement policy is a template parameter. It knows nothing of reads or writes: the L1 and L2
 /// models build their rules (allocate on miss, write-through, write-back) from these primitives.
+///
+/// Speed: an empty way holds the tag kEmpty, so a lookup is one compare per way; ways fill in
+/// order (lines are never invalidated one by one), so a per-set fill count finds a free way in
+/// O(1); the policies choose victims in O(1) (LRU, FIFO, random) or a few passes (SRRIP).
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "sim/error.h"
@@ -23,7 +28,7 @@ struct CacheGeometry {
 
 /// What allocate() pushed out.
 struct Eviction {
-  bool valid = false;           ///< a valid line was replaced
+  bool valid = false;           ///< a line was replaced
   std::uint64_t key = 0;        ///< its line key
   std::uint8_t dirty_mask = 0;  ///< its dirty sectors (write-back traffic)
 };
@@ -32,16 +37,18 @@ template <ReplacementPolicy Policy>
 class SectorCache {
  public:
   static constexpr std::int32_t kMiss = -1;
+  /// The tag of an empty way; no line key reaches it (keys are byte addresses / line size).
+  static constexpr std::uint64_t kEmpty = std::numeric_limits<std::uint64_t>::max();
 
   explicit SectorCache(const CacheGeometry& g, Policy policy = {})
       : g_(g), policy_(std::move(policy)) {
     GMS_ASSERT(g.sets > 0 && g.ways > 0, "empty cache");
     GMS_ASSERT(g.sectors_per_line >= 1 && g.sectors_per_line <= 8, "sectors per line");
     const std::size_t lines = std::size_t{g.sets} * g.ways;
-    key_.assign(lines, 0);
-    present_.assign(lines, 0);
+    key_.assign(lines, kEmpty);
     valid_.assign(lines, 0);
     dirty_.assign(lines, 0);
+    filled_.assign(g.sets, 0);
     policy_.init(g.sets, g.ways);
   }
 
@@ -49,9 +56,10 @@ class SectorCache {
 
   /// The way of `set` holding `key`'s tag, or kMiss. Does not touch replacement state.
   std::int32_t find(std::uint32_t set, std::uint64_t key) const {
-    const std::size_t base = std::size_t{set} * g_.ways;
-    for (std::uint32_t w = 0; w < g_.ways; ++w)
-      if (present_[base + w] != 0 && key_[base + w] == key) return static_cast<std::int32_t>(w);
+    const std::uint64_t* tags = key_.data() + std::size_t{set} * g_.ways;
+    const std::uint32_t n = filled_[set];
+    for (std::uint32_t w = 0; w < n; ++w)
+      if (tags[w] == key) return static_cast<std::int32_t>(w);
     return kMiss;
   }
 
@@ -62,19 +70,15 @@ class SectorCache {
   /// victim, whose state is reported in `ev`. The new line starts with no valid or dirty sectors.
   std::uint32_t allocate(std::uint32_t set, std::uint64_t key, Eviction& ev) {
     const std::size_t base = std::size_t{set} * g_.ways;
-    std::uint32_t way = g_.ways;
-    for (std::uint32_t w = 0; w < g_.ways; ++w)
-      if (present_[base + w] == 0) {
-        way = w;
-        break;
-      }
+    std::uint32_t way;
     ev = {};
-    if (way == g_.ways) {
+    if (filled_[set] < g_.ways) {
+      way = filled_[set]++;
+    } else {
       way = policy_.victim(set);
       ev = {true, key_[base + way], dirty_[base + way]};
     }
     key_[base + way] = key;
-    present_[base + way] = 1;
     valid_[base + way] = 0;
     dirty_[base + way] = 0;
     policy_.on_fill(set, way);
@@ -94,24 +98,25 @@ class SectorCache {
   template <class F>
   void for_each_line(F f) const {
     for (std::size_t i = 0; i < key_.size(); ++i)
-      if (present_[i] != 0) f(i, key_[i], dirty_[i]);
+      if (key_[i] != kEmpty) f(i, key_[i], dirty_[i]);
   }
 
   /// Invalidates everything (and forgets dirty state: write it back first if it matters).
   void clear() {
-    std::fill(present_.begin(), present_.end(), 0);
+    std::fill(key_.begin(), key_.end(), kEmpty);
     std::fill(valid_.begin(), valid_.end(), 0);
     std::fill(dirty_.begin(), dirty_.end(), 0);
+    std::fill(filled_.begin(), filled_.end(), 0);
     policy_.init(g_.sets, g_.ways);
   }
 
  private:
   CacheGeometry g_;
   Policy policy_;
-  std::vector<std::uint64_t> key_;
-  std::vector<std::uint8_t> present_;
-  std::vector<std::uint8_t> valid_;
-  std::vector<std::uint8_t> dirty_;
+  std::vector<std::uint64_t> key_;     ///< per line: tag, kEmpty when free
+  std::vector<std::uint8_t> valid_;    ///< per line: valid sectors
+  std::vector<std::uint8_t> dirty_;    ///< per line: dirty sectors
+  std::vector<std::uint32_t> filled_;  ///< per set: ways in use (they fill in order)
 };
 
 }  // namespace gms

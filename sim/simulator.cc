@@ -60,7 +60,8 @@ class Replayer {
         coalescer_(cfg.coalescer),
         arbiter_(cfg.shared),
         slices_(l2_slices(cfg.l2)),
-        cold_dram_(cfg.dram) {
+        cold_dram_(cfg.dram),
+        line_per_channel_(cfg.dram.interleave_bytes >= kLineBytes) {
     if constexpr (!std::is_void_v<Hierarchy>) hierarchy_ = std::make_unique<Hierarchy>(cfg);
   }
 
@@ -167,9 +168,16 @@ class Replayer {
       cold_slices_[slices_.unit_of(la.line_addr)] +=
           static_cast<std::uint64_t>(std::popcount(la.sector_mask));
       const auto unit_sectors = static_cast<std::uint8_t>((1u << (seg / kSectorBytes)) - 1);
-      for (std::uint32_t off = 0; off < kLineBytes; off += seg)
-        if (la.sector_mask & (unit_sectors << (off / kSectorBytes)))
+      std::uint32_t units = 0;
+      for (std::uint32_t off = 0; off < kLineBytes; off += seg) {
+        if (!(la.sector_mask & (unit_sectors << (off / kSectorBytes)))) continue;
+        if (line_per_channel_)
+          ++units;
+        else
           cold_dram_.access(la.line_addr + off, seg, write);
+      }
+      // A line lies in one channel when the interleave is at least a line: one access for it.
+      if (units != 0) cold_dram_.access(la.line_addr, units * seg, write);
     }
   }
 
@@ -188,6 +196,7 @@ class Replayer {
   std::vector<WarpInstr> batch_ = std::vector<WarpInstr>(kBatchRecords);
   Interleave slices_;
   DramModel cold_dram_;
+  bool line_per_channel_;
   TrafficProfile traffic_;
   std::vector<std::uint64_t> cold_slices_;
   InstrTable rows_;
