@@ -43,8 +43,8 @@ TEST(StudyCliTest, ShardsMergeIntoTheSingleRunFile) {
   ASSERT_EQ(m.status, 0) << m.err;
   EXPECT_EQ(slurp(tmp.file("merged.csv")), slurp(tmp.file("all.csv")));
   // A missing piece is an error, and no output file is left.
-  const CliResult bad = run_cli("merge " + tmp.file("0.piece.csv") + " " + tmp.file("1.piece.csv") + " -o " +
-                                tmp.file("bad.csv"));
+  const CliResult bad = run_cli("merge " + tmp.file("0.piece.csv") + " " + tmp.file("1.piece.csv") +
+                                " -o " + tmp.file("bad.csv"));
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.err.find("missing"), std::string::npos) << bad.err;
   EXPECT_FALSE(std::filesystem::exists(tmp.file("bad.csv")));

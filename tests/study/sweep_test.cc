@@ -116,7 +116,8 @@ TEST(SweepTest, MergeRejectsMissingRepeatedOrForeignPieces) {
                     p2 = run_sweep_csv(s, {2, 3}, 1);
   auto message = [](const std::vector<std::string>& texts) {
     std::vector<std::string> names;
-    for (std::size_t i = 0; i < texts.size(); ++i) names.push_back(std::string("p").append(std::to_string(i)));
+    for (std::size_t i = 0; i < texts.size(); ++i)
+      names.push_back(std::string("p").append(std::to_string(i)));
     try {
       merge_sweep_csv(texts, names);
     } catch (const SimError& e) {
