@@ -46,9 +46,22 @@ struct BlockCounter {
 Coalescer::Coalescer(const CoalescerConfig& cfg) : cfg_(cfg) {}
 
 void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
-  std::array<Addr, kWarpSize> starts;
-  const int n = detail::sorted_lane_starts(w, starts);
   const Addr size = w.size;
+  const int n = std::popcount(w.mask);
+  // A strided record whose active lanes are contiguous and whose accesses touch or overlap
+  // (|stride| <= size: unit stride, broadcast, reversed) covers one byte range: no lane walk.
+  const LaneMask m = w.mask >> std::countr_zero(w.mask);
+  const std::uint64_t abs_stride =
+      w.stride < 0 ? 0 - static_cast<std::uint64_t>(w.stride) : static_cast<std::uint64_t>(w.stride);
+  const bool one_range = w.strided && (m & (m + 1)) == 0 && abs_stride <= size;
+  std::array<Addr, kWarpSize> starts;
+  if (one_range) {
+    const Addr a = w.addr[std::countr_zero(w.mask)], b = w.addr[31 - std::countl_zero(w.mask)];
+    starts[0] = std::min(a, b);
+    starts[n - 1] = std::max(a, b);
+  } else {
+    detail::sorted_lane_starts(w, starts);
+  }
 
   out.segment_bytes = segment_bytes(w.op);
   out.active_threads = static_cast<std::uint32_t>(n);
@@ -93,12 +106,7 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
     return a > std::numeric_limits<Addr>::max() - (size - 1) ? std::numeric_limits<Addr>::max()
                                                              : a + size - 1;
   };
-  // Fast path: a strided record whose active lanes are contiguous and whose accesses touch or
-  // overlap (|stride| <= size: unit stride, broadcast, reversed) covers one byte range.
-  const LaneMask m = w.mask >> std::countr_zero(w.mask);
-  const std::uint64_t abs_stride = w.stride < 0 ? 0 - static_cast<std::uint64_t>(w.stride)
-                                                : static_cast<std::uint64_t>(w.stride);
-  if (w.strided && (m & (m + 1)) == 0 && abs_stride <= size) {
+  if (one_range) {
     flush(starts[0], last_byte(starts[n - 1]));
   } else {
     Addr lo = starts[0], hi = last_byte(starts[0]);
