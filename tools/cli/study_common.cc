@@ -39,9 +39,10 @@ ProgressBar::ProgressBar(const SweepProgress& progress, bool enabled) : progress
     auto elapsed = [&] {
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    while (!stop_.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(250));
-      draw(elapsed(), false);
+    // Redraw every 250 ms; look for the stop request every 25 ms so that a short run ends at once.
+    for (int tick = 1; !stop_.load(); ++tick) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+      if (tick % 10 == 0) draw(elapsed(), false);
     }
     draw(elapsed(), true);
   });
