@@ -234,6 +234,11 @@ bool NvbitReader::next_kernel(KernelInfo& out) {
   while (!have_pending_) {
     if (!lines_.next(line)) {
       in_kernel_ = false;
+      if (!seen_launch_)
+        fail(
+            "{}:{}: no NVBit mem_trace launch line ('MEMTRACE: CTX ... - LAUNCH' or 'Kernel ... - "
+            "grid size') in the file",
+            in_->name(), lines_.line_no());
       if (!logged_summary_) {
         logged_summary_ = true;
         spdlog::info(
