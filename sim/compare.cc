@@ -212,6 +212,11 @@ Comparison compare_runs(const std::vector<std::string>& traces, const CompareSid
     for (KernelStats& k : simulate(traces, a.config, opts))
       ((k.mode == "cold") == (a.mode == SimMode::Cold) ? ra : rb).push_back(std::move(k));
   } else {
+    for (const std::string& t : traces)
+      if (t == "-")
+        fail(
+            "compare: both sides read the traces: '-' (stdin) can only be compared with --mode "
+            "both");
     std::exception_ptr error;
     std::thread other([&] {
       try {

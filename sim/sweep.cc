@@ -295,6 +295,9 @@ SimConfig sweep_config(const SweepSpec& spec, std::size_t c) {
 std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsigned jobs,
                           SweepProgress* progress) {
   if (spec.traces.empty()) fail("sweep: no trace given");
+  for (const std::string& t : spec.traces)
+    if (t == "-")
+      fail("sweep: every configuration reads the traces again: '-' (stdin) cannot be swept");
   const std::size_t configs = sweep_configurations(spec);
   if (configs == 0) fail("sweep: a --vary list is empty");
   std::vector<SimConfig> cfgs;
