@@ -136,6 +136,10 @@ void print_comparison_html(std::ostream& out, const Comparison& c) {
   for (const std::string& t : c.traces) traces += (traces.empty() ? "" : ", ") + t;
   page.paragraph(fmt::format("A = {} ({}), B = {} ({}). Traces: {}.", c.a.label, mode(c.a.mode),
                              c.b.label, mode(c.b.mode), traces));
+  // Series names; the mode tells the sides apart when the configuration is the same.
+  const bool same = c.a.label == c.b.label;
+  const std::string name_a = "A: " + c.a.label + (same ? std::string(" ") + mode(c.a.mode) : "");
+  const std::string name_b = "B: " + c.b.label + (same ? std::string(" ") + mode(c.b.mode) : "");
   const bool dram = c.hierarchy();
   const char* traffic = dram ? "DRAM bytes (read + write)" : "bytes fetched";
   auto traffic_of = [&](const AccessCounters& x) {
@@ -144,13 +148,10 @@ void print_comparison_html(std::ostream& out, const Comparison& c) {
   svg::BarChart overview{fmt::format("{} per kernel: A vs B", traffic),
                          traffic,
                          {},
-                         {{"A: " + c.a.label, {}}, {"B: " + c.b.label, {}}},
+                         {{name_a, {}}, {name_b, {}}},
                          false};
-  svg::BarChart trans{"Transactions per kernel: A vs B",
-                      "transactions",
-                      {},
-                      {{"A: " + c.a.label, {}}, {"B: " + c.b.label, {}}},
-                      false};
+  svg::BarChart trans{
+      "Transactions per kernel: A vs B", "transactions", {}, {{name_a, {}}, {name_b, {}}}, false};
   for (const KernelComparison& k : c.kernels) {
     const std::string label = fmt::format("{} {}", k.a.kernel.id, k.a.kernel.name);
     overview.categories.push_back(label);
@@ -173,7 +174,7 @@ void print_comparison_html(std::ostream& out, const Comparison& c) {
         fmt::format("Kernel {}: {} per instruction, most changed first", k.a.kernel.id, traffic),
         traffic,
         {},
-        {{"A: " + c.a.label, {}}, {"B: " + c.b.label, {}}},
+        {{name_a, {}}, {name_b, {}}},
         false};
     for (const InstrComparison& r : k.instructions) {
       if (is_shared(r.op) || bars.categories.size() >= kMaxBars) continue;

@@ -104,7 +104,9 @@ TEST(StudyCliTest, CompareListsTheMostChangedInstructionFirst) {
   }
   const CliResult both = run_cli("compare " + kTrace + " --mode both --format csv");
   ASSERT_EQ(both.status, 0) << both.err;
-  EXPECT_NE(both.out.find("# a=hopper-h200 cold mode=cold"), std::string::npos) << both.out;
+  EXPECT_NE(both.out.find("# a=hopper-h200 mode=cold\n# b=hopper-h200 mode=cached"),
+            std::string::npos)
+      << both.out;
   EXPECT_NE(both.out.find("dram_read_bytes_a,dram_read_bytes_b"), std::string::npos);
   EXPECT_EQ(run_cli("compare " + kTrace + " --config volta-v100").status, 1);
 }

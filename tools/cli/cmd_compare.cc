@@ -58,8 +58,7 @@ int cmd_compare(const std::vector<std::string>& args) {
     b.config = a.config;
     a.mode = SimMode::Cold;
     b.mode = SimMode::Cached;
-    a.label = a.config.gpu.name + " cold";
-    b.label = b.config.gpu.name + " cached";
+    a.label = b.label = a.config.gpu.name;
   } else {
     if (files.size() != 2)
       fail("compare: give two configurations (--config A --config B), or --mode both");
