@@ -30,6 +30,7 @@ class Interleave {
   std::uint32_t units_;
   unsigned shift_;
   SliceHash hash_;
+  std::uint64_t inverse_;  ///< ceil(2^64 / units)
 };
 
 inline Interleave l2_slices(const L2Config& c) {
