@@ -64,6 +64,8 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
   }
 
   out.segment_bytes = segment_bytes(w.op);
+  // Byte masks matter only where the L2 tells full from partial writes.
+  const bool writes = w.op != Op::LDG && w.op != Op::LDL;
   out.active_threads = static_cast<std::uint32_t>(n);
   out.bytes_requested = static_cast<std::uint32_t>(n * size);
   out.bytes_distinct = 0;
@@ -90,7 +92,7 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
         out.line_list[line_count++] = {line, 0, {}};
       LineAccess& la = out.line_list[line_count - 1];
       la.sector_mask |= mask;
-      for (unsigned s = s0; s <= s1; ++s) {
+      for (unsigned s = s0; writes && s <= s1; ++s) {
         const Addr sector = line + Addr{s} * kSectorBytes;
         const unsigned b0 = static_cast<unsigned>(std::max(from, sector) - sector);
         const unsigned b1 = static_cast<unsigned>(std::min(to, sector + kSectorBytes - 1) - sector);
