@@ -101,7 +101,7 @@ void NvbitReader::parse_launch(std::string_view body, KernelInfo& out) {
     // Kernel pc 0x... - Kernel name NAME - grid launch id N - grid size ... (current mem_trace)
     const std::size_t n0 = body.find("Kernel name ");
     const std::size_t n1 = body.rfind(" - grid launch id ");
-    if (n0 == std::string_view::npos || n1 == std::string_view::npos || n1 < n0)
+    if (n0 == std::string_view::npos || n1 == std::string_view::npos || n1 < n0 + 12)
       line_error("launch line lacks 'Kernel name ... - grid launch id N'");
     name = body.substr(n0 + 12, n1 - n0 - 12);
     const auto v = keyed(body.substr(n1), " - grid launch id ");
@@ -111,10 +111,11 @@ void NvbitReader::parse_launch(std::string_view body, KernelInfo& out) {
     body = body.substr(n1);
   } else {
     // Kernel NAME - grid size ... (older mem_trace)
-    eat(body, "Kernel ");
     const std::size_t n1 = body.rfind(" - grid size ");
-    name = body.substr(0, n1);
-    body = body.substr(n1);
+    if (!eat(body, "Kernel ") || n1 == std::string_view::npos || n1 < 7)
+      line_error("launch line lacks 'Kernel NAME - grid size X,Y,Z'");
+    name = body.substr(0, n1 - 7);
+    body = body.substr(n1 - 7);
   }
   auto dims = [&](std::string_view key, Dim3& d) {
     const auto v = keyed(body, key);
@@ -150,7 +151,7 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
   if (s.starts_with("grid_launch_id ")) {
     std::uint64_t id = 0;
     const std::string_view f = next_field(s);
-    if (!parse_dec_token(trim(f.substr(15)), id))
+    if (f.size() < 15 || !parse_dec_token(trim(f.substr(15)), id))
       line_error(fmt::format("bad '{}' (expected grid_launch_id N)", shown_token(f)));
     if (id != launch_id_)
       line_error(

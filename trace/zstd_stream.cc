@@ -156,6 +156,7 @@ std::size_t InputStream::read_any(char* dst, std::size_t n) {
 }
 
 std::size_t InputStream::read(void* dst, std::size_t n) {
+  if (n == 0) return 0;  // dst may be null (an empty buffer's data())
   char* out = static_cast<char*>(dst);
   std::size_t got = 0;
   if (peeked_pos_ < peeked_.size()) {

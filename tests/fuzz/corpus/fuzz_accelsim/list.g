@@ -1,0 +1,3 @@
+MemcpyHtoD,0x00007f2e40000000,256
+MemcpyHtoD,0x00007f2e40000100,256
+kernel-1.traceg
