@@ -34,6 +34,9 @@
 
 #include "tools/capture/trace_output.h"
 #include "tools/capture/wtrace_host.h"
+#ifdef GMS_CAPTURE_WITH_GMS
+#include "tools/capture/native_output.h"  // .gmt through the project's writer (links gms)
+#endif
 
 namespace gms::capture {
 
@@ -178,6 +181,38 @@ inline void write_wtrace_zst(const std::string& path, const KernelHeader& header
   out.append(chunk);
   out.finish();
   write_file(path, out.compressed());
+}
+
+/// Sorts `records` and writes one kernel's trace to `path`, the format chosen by the extension:
+/// .wtrace.zst (zstd text) and .wtrace (plain text) always; .gmt (the native binary format) when
+/// compiled with GMS_CAPTURE_WITH_GMS and linked with the gms library, otherwise an error that
+/// says to write .wtrace.zst and run `gpumemsim convert IN.wtrace.zst OUT.gmt`.
+inline void write_trace(const std::string& path, const KernelHeader& header,
+                        std::vector<CaptureRecord>& records) {
+  auto ends_with = [&path](const std::string& suffix) {
+    return path.size() >= suffix.size() &&
+           path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+#ifdef GMS_CAPTURE_WITH_GMS
+  if (ends_with(".gmt") || ends_with(".wtrace")) {
+    write_native(path, header, records);
+    return;
+  }
+#endif
+  if (ends_with(".wtrace.zst")) {
+    write_wtrace_zst(path, header, records);
+  } else if (ends_with(".wtrace")) {
+    sort_records(records);
+    std::string text = wtrace_magic() + kernel_line(header);
+    for (const auto& r : records) append_record_line(r, text);
+    write_file(path, text);
+  } else if (ends_with(".gmt")) {
+    throw std::runtime_error(path +
+                             ": writing .gmt needs GMS_CAPTURE_WITH_GMS and the gms "
+                             "library; write .wtrace.zst and run `gpumemsim convert`");
+  } else {
+    throw std::runtime_error(path + ": unknown trace extension (.wtrace.zst, .wtrace, .gmt)");
+  }
 }
 
 }  // namespace gms::capture
