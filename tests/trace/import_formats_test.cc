@@ -4,6 +4,7 @@
 #include "tests/cli/cli_runner.h"
 #include "tests/test_paths.h"
 #include "tests/trace/import_test_util.h"
+#include "trace/zstd_stream.h"
 
 namespace gms::trace::test {
 namespace {
@@ -78,6 +79,17 @@ TEST(ImportFormatsTest, CliRunsInfoAndConvertsImportedTraces) {
   const auto bad = run_cli("run " + data_path("accelsim/opcodes.traceg") + " --trace-format nvbit");
   EXPECT_EQ(bad.status, 1);
   GMS_EXPECT_CONTAINS(bad.err, "no NVBit mem_trace launch line");
+}
+
+TEST(ImportFormatsTest, EmptyReadsAreSafe) {
+  // Fuzz finding: a zero-byte read into an empty buffer passed a null pointer to memcpy.
+  TempPath p(".txt");
+  write_bytes(p.str(), "abc");
+  InputStream in(p.str());
+  EXPECT_EQ(in.peek(2), "ab");
+  EXPECT_EQ(in.read(nullptr, 0), 0u);
+  char buf[4];
+  EXPECT_EQ(in.read(buf, sizeof buf), 3u);
 }
 
 }  // namespace

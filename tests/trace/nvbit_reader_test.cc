@@ -147,5 +147,14 @@ TEST(NvbitReaderTest, ErrorsNameFileAndLine) {
   expect_error(l + bad, 2, "bad address '0x00000000000010zz'");
 }
 
+TEST(NvbitReaderTest, FieldsCutShortAreErrorsNotCrashes) {
+  // Fuzz findings: a launch or record whose fields end early threw std::out_of_range.
+  expect_error("MEMTRACE: CTX 0x1 - LAUNCH\n", 1, "launch line lacks");
+  expect_error("MEMTRACE: CTX 0x1 - LAUNCH - Kernel name - grid launch id 1 - grid size 1,1,1\n", 1,
+               "launch line lacks 'Kernel name");
+  expect_error(std::string(kLaunch) + "MEMTRACE: CTX 0x1 - grid_launch_id - CTA 0,0,0\n", 2,
+               "bad 'grid_launch_id' (expected grid_launch_id N)");
+}
+
 }  // namespace
 }  // namespace gms::trace::test
