@@ -207,6 +207,30 @@ void print_html(std::ostream& out, const RunReport& r) {
   if (!hits.categories.empty()) page.raw(svg::bar_chart(hits));
   if (!both.categories.empty()) page.raw(svg::bar_chart(both));
 
+  // The time model per kernel, and the roofline for kernels whose FLOPs are known (placed at
+  // their intensity and the FLOP rate the time estimate implies).
+  std::vector<std::vector<std::string>> times;
+  svg::Roofline roof{
+      "Roofline (FP32, DRAM)", r.config.gpu.fp32_gflops, r.config.dram.peak_gbps, {}};
+  for (const KernelStats& k : r.kernels) {
+    const TimeEstimate& t = k.time;
+    times.push_back({kernel_label(k), k.mode, fmt::format("{:.3f}", t.estimate_ns / 1000), t.bound,
+                     fmt::format("{:.3f}", t.dram_ns / 1000), fmt::format("{:.3f}", t.l2_ns / 1000),
+                     fmt::format("{:.3f}", t.l1_ns / 1000),
+                     fmt::format("{:.3f}", t.latency_ns / 1000),
+                     fmt::format("{:.3f}", t.overhead_ns / 1000)});
+    if (k.roofline.known && t.estimate_ns > 0)
+      roof.points.push_back({fmt::format("{} ({})", kernel_label(k), k.mode), k.roofline.intensity,
+                             static_cast<double>(k.roofline.flops) / t.estimate_ns});
+  }
+  if (!times.empty()) {
+    page.heading(2, "Time model");
+    page.raw(html::table({"kernel", "mode", "estimate us", "bound", "DRAM us", "L2 us", "L1 us",
+                          "latency us", "overhead us"},
+                         times));
+  }
+  if (!roof.points.empty()) page.raw(svg::roofline_chart(roof));
+
   for (std::size_t i = 0; i < r.kernels.size(); ++i) {
     const KernelStats& k = r.kernels[i];
     const bool after_cold =

@@ -47,9 +47,9 @@ struct ScatterChart {
 };
 std::string scatter_chart(const ScatterChart& chart);
 
-/// The roofline hook for the time model (its own issue): kernels placed by arithmetic
-/// intensity (FLOP per DRAM byte) and achieved GFLOP/s under the bandwidth and compute
-/// ceilings. Nothing calls it yet; the report adds it once the time model supplies points.
+/// The roofline: kernels placed by arithmetic intensity (FLOP per byte) and GFLOP/s under the
+/// bandwidth and compute ceilings (the run report places each kernel with known FLOPs at the
+/// rate its time estimate implies).
 struct RooflinePoint {
   std::string label;
   double intensity_flop_per_byte = 0;

@@ -173,6 +173,8 @@ const std::vector<MetricMapping>& metric_mappings() {
        [](K, K k) { return u(kernel_sums(k).memory.dram_read_bytes); }, ""},
       {"dram.write_bytes", "dram__bytes_write.sum", "cached", false,
        [](K, K k) { return u(kernel_sums(k).memory.dram_write_bytes); }, ""},
+      {"time.estimate_ns", "gpu__time_duration.sum", "cached", false,
+       [](K, K k) { return k.time.estimate_ns; }, "ns; the time model's estimate (cached mode)"},
       {"launch.grid_size", "launch__grid_size", "launch", false,
        [](K c, K) { return u(c.kernel.grid.count()); }, "CTAs; checks the match"},
       {"launch.block_size", "launch__block_size", "launch", false,
