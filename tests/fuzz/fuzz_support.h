@@ -26,6 +26,10 @@ inline const std::filesystem::path& work_dir() {
         std::filesystem::exists("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
     std::filesystem::path d = base / ("gms_fuzz_" + std::to_string(::getpid()));
     std::filesystem::create_directories(d);
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(work_dir(), ec);
+    });
     return d;
   }();
   return dir;
