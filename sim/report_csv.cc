@@ -15,8 +15,9 @@ void print_csv(std::ostream& out, const RunReport& r) {
   for (const StatSpec& s : kMemoryStats) fmt::print(out, ",{}", s.name);
   fmt::print(out, ",efficiency,wasted_bytes,wavefronts,ideal_wavefronts,conflicts");
   for (const StatSpec& s : kHierarchyStats) fmt::print(out, ",{}", s.name);
-  fmt::print(out, "\n");
+  fmt::print(out, ",line\n");
   for (const KernelStats& k : r.kernels) {
+    const auto lines = line_map(k.kernel);
     for (const InstrStats& i : k.instructions) {
       const AccessCounters& c = i.c;
       const bool shared = is_shared(i.op);
@@ -26,7 +27,8 @@ void print_csv(std::ostream& out, const RunReport& r) {
       fmt::print(out, ",{},{},{},{},{}", shared ? "" : fmt::format("{:.6f}", efficiency(c)),
                  wasted_bytes(c), c.wavefronts, c.ideal_wavefronts, conflicts(c));
       for (const StatSpec& s : kHierarchyStats) fmt::print(out, ",{}", c.*s.member);
-      fmt::print(out, "\n");
+      const auto l = lines.find(i.inst);
+      fmt::print(out, ",{}\n", l == lines.end() ? std::string() : std::to_string(l->second));
     }
   }
 }

@@ -88,9 +88,11 @@ Json kernel_json(const KernelStats& k) {
                                 {"attainable_flops_per_s", k.roofline.attainable_flops_per_s},
                                 {"bound", k.roofline.bound}};
   Json rows = Json::array();
+  const auto lines = line_map(k.kernel);
   for (const InstrStats& i : k.instructions) {
     Json row;
     row["inst"] = i.inst;
+    if (const auto l = lines.find(i.inst); l != lines.end()) row["line"] = l->second;
     row["op"] = op_name(i.op);
     row["size"] = i.size;
     row["class"] = op_class_key(op_class(i.op));

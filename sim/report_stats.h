@@ -3,7 +3,9 @@
 /// Global/local/atomic rows report the coalescer's and the hierarchy's counts; shared rows the
 /// bank arbiter's.
 
+#include <charconv>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 
@@ -86,6 +88,28 @@ inline KernelTraffic kernel_traffic(const KernelStats& k) {
   }
   t.dram_write_bytes += k.earlier_kernels_write_bytes;
   return t;
+}
+
+/// Source lines per instruction id, from the kernel's `lineinfo=ID:LINE,...` parameter (written
+/// by the Accel-Sim importer when the trace has line numbers); empty when absent or malformed.
+inline std::map<std::uint32_t, std::uint32_t> line_map(const KernelInfo& k) {
+  std::map<std::uint32_t, std::uint32_t> out;
+  for (const auto& [key, value] : k.params) {
+    if (key != "lineinfo") continue;
+    std::size_t pos = 0;
+    while (pos < value.size()) {
+      const std::size_t end = std::min(value.find(',', pos), value.size());
+      const std::size_t colon = value.find(':', pos);
+      std::uint32_t id = 0, line = 0;
+      if (colon >= end ||
+          std::from_chars(value.data() + pos, value.data() + colon, id).ec != std::errc() ||
+          std::from_chars(value.data() + colon + 1, value.data() + end, line).ec != std::errc())
+        return {};
+      out[id] = line;
+      pos = end + 1;
+    }
+  }
+  return out;
 }
 
 /// a / b as a fraction, 0 when b is 0.

@@ -24,7 +24,7 @@ template <class... Cells>
 void instr_row(std::ostream& out, const Cells&... cells) {
   fmt::print(
       out,
-      "  {:>8} {:<6}{:>5}{:>10}{:>10}{:>10}{:>10}{:>8}{:>14}{:>14}{:>8}{:>14}{:>11}{:>7}{:>10}\n",
+      "  {:>10} {:<6}{:>5}{:>10}{:>10}{:>10}{:>10}{:>8}{:>14}{:>14}{:>8}{:>14}{:>11}{:>7}{:>10}\n",
       cells...);
 }
 template <class... Cells>
@@ -122,20 +122,27 @@ std::vector<const InstrStats*> ranked(const KernelStats& k) {
   return rows;
 }
 
+/// The instruction's label: its id, and its source line when the trace carries line numbers.
+std::string inst_label(const InstrStats& i, const std::map<std::uint32_t, std::uint32_t>& lines) {
+  const auto l = lines.find(i.inst);
+  return l == lines.end() ? std::to_string(i.inst) : fmt::format("{}:L{}", i.inst, l->second);
+}
+
 void print_instructions(std::ostream& out, const KernelStats& k) {
+  const auto lines = line_map(k.kernel);
   out << '\n';
   instr_row(out, "inst", "op", "size", "execs", "threads", "sectors", "trans", "lines", "bytes_req",
             "bytes_fetch", "eff", "wasted", "wavefront", "ideal", "conflicts");
   for (const InstrStats* i : ranked(k)) {
     const AccessCounters& c = i->c;
     if (is_shared(i->op))
-      instr_row(out, i->inst, op_name(i->op), i->size, c.instructions, c.active_threads, "-", "-",
-                "-", c.bytes_requested, "-", "-", "-", c.wavefronts, c.ideal_wavefronts,
-                conflicts(c));
+      instr_row(out, inst_label(*i, lines), op_name(i->op), i->size, c.instructions,
+                c.active_threads, "-", "-", "-", c.bytes_requested, "-", "-", "-", c.wavefronts,
+                c.ideal_wavefronts, conflicts(c));
     else
-      instr_row(out, i->inst, op_name(i->op), i->size, c.instructions, c.active_threads, c.sectors,
-                c.transactions, c.lines, c.bytes_requested, c.bytes_fetched, efficiency_cell(c),
-                wasted_bytes(c), "-", "-", "-");
+      instr_row(out, inst_label(*i, lines), op_name(i->op), i->size, c.instructions,
+                c.active_threads, c.sectors, c.transactions, c.lines, c.bytes_requested,
+                c.bytes_fetched, efficiency_cell(c), wasted_bytes(c), "-", "-", "-");
   }
 }
 
