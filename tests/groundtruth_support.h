@@ -14,6 +14,7 @@
 #include <map>
 #include <string>
 #include <vector>
+#include "sim/tidy_csv.h"
 
 namespace gms::test {
 
@@ -35,31 +36,6 @@ struct CounterTable {
 };
 
 namespace detail {
-/// Splits one CSV line (RFC 4180 quoting, no embedded newlines).
-inline std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        out.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        out.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.emplace_back();
-    } else if (c != '\r') {
-      out.back() += c;
-    }
-  }
-  return out;
-}
 
 /// Parses a number, dropping thousands separators; false when it is not one.
 inline bool parse_number(std::string s, double& v) {
@@ -86,7 +62,7 @@ inline CounterTable load_counters_csv(const std::string& path) {
     t.reason = path + " is empty";
     return t;
   }
-  const auto header = detail::split_csv_line(line);
+  const auto header = gms::split_csv_row(line);
   if (header.size() < 2 || header[0] != "kernel_id" || header[1] != "name") {
     t.reason = path + ": the header does not start with kernel_id,name";
     return t;
@@ -95,7 +71,7 @@ inline CounterTable load_counters_csv(const std::string& path) {
   while (std::getline(in, line)) {
     ++lineno;
     if (line.empty() || line == "\r") continue;
-    const auto cells = detail::split_csv_line(line);
+    const auto cells = gms::split_csv_row(line);
     double id = 0;
     if (cells.size() != header.size() || !detail::parse_number(cells[0], id)) {
       t.rows.clear();

@@ -1,7 +1,5 @@
 #include "trace/text_reader.h"
 
-#include <cstring>
-
 #include "sim/error.h"
 #include "trace/text_parse.h"
 
@@ -12,56 +10,16 @@ constexpr std::size_t kMaxLineBytes = 64u << 20;  // a longer line is an error, 
 }  // namespace
 
 TextReader::TextReader(std::unique_ptr<InputStream> in)
-    : in_(std::move(in)), buf_(kStreamChunkBytes) {
+    : in_(std::move(in)), lines_(*in_, kMaxLineBytes) {
   std::string_view line;
-  if (!next_line(line)) line = {};
+  if (!lines_.next(line)) line = {};
   detail::check_magic_line(line, {in_->name(), 1});
-}
-
-bool TextReader::next_line(std::string_view& line) {
-  for (;;) {
-    const char* b = buf_.data() + pos_;
-    const char* nl = static_cast<const char*>(std::memchr(b, '\n', end_ - pos_));
-    std::size_t len;
-    if (nl) {
-      len = static_cast<std::size_t>(nl - b);
-      pos_ += len + 1;
-    } else if (eof_) {
-      if (pos_ == end_) return false;
-      len = end_ - pos_;  // last line without a newline
-      pos_ = end_;
-    } else {
-      // Move the partial line to the front and refill behind it.
-      std::size_t rest = end_ - pos_;
-      std::memmove(buf_.data(), b, rest);
-      pos_ = 0;
-      end_ = rest;
-      if (end_ == buf_.size()) {
-        if (buf_.size() >= kMaxLineBytes)
-          fail("{}:{}: line longer than {} bytes", in_->name(), line_no_ + 1, kMaxLineBytes);
-        buf_.resize(buf_.size() * 2);
-      }
-      std::size_t got = 0;
-      try {
-        got = in_->read(buf_.data() + end_, buf_.size() - end_);
-      } catch (const StreamError& e) {
-        fail("{}:{}: {}", in_->name(), line_no_ + 1, e.detail());
-      }
-      if (got == 0) eof_ = true;
-      end_ += got;
-      continue;
-    }
-    if (len > 0 && b[len - 1] == '\r') --len;
-    line = std::string_view(b, len);
-    ++line_no_;
-    return true;
-  }
 }
 
 bool TextReader::next_kernel(KernelInfo& out) {
   std::string_view line;
   while (!have_pending_) {
-    if (!next_line(line)) {
+    if (!lines_.next(line)) {
       in_kernel_ = false;
       return false;
     }
@@ -72,11 +30,12 @@ bool TextReader::next_kernel(KernelInfo& out) {
       case detail::LineKind::Kernel:
         have_pending_ = true;
         pending_ = line;
-        pending_line_ = line_no_;
+        pending_line_ = lines_.line_no();
         break;
       case detail::LineKind::Record:
-        if (!seen_kernel_) fail("{}:{}: record before any #kernel line", in_->name(), line_no_);
-        detail::parse_record(line, {in_->name(), line_no_}, scratch_);
+        if (!seen_kernel_)
+          fail("{}:{}: record before any #kernel line", in_->name(), lines_.line_no());
+        detail::parse_record(line, {in_->name(), lines_.line_no()}, scratch_);
         break;
     }
   }
@@ -93,7 +52,7 @@ std::size_t TextReader::read(std::span<WarpInstr> out) {
   std::size_t n = 0;
   std::string_view line;
   while (n < out.size() && in_kernel_) {
-    if (!next_line(line)) {
+    if (!lines_.next(line)) {
       in_kernel_ = false;
       break;
     }
@@ -103,13 +62,13 @@ std::size_t TextReader::read(std::span<WarpInstr> out) {
       if (kind == detail::LineKind::Kernel) {
         have_pending_ = true;
         pending_ = line;
-        pending_line_ = line_no_;
+        pending_line_ = lines_.line_no();
         in_kernel_ = false;
         break;
       }
       if (kind != detail::LineKind::Record) continue;
     }
-    detail::parse_record(line, {in_->name(), line_no_}, out[n++]);
+    detail::parse_record(line, {in_->name(), lines_.line_no()}, out[n++]);
   }
   return n;
 }

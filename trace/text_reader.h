@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "trace/line_reader.h"
 #include "trace/reader.h"
 #include "trace/zstd_stream.h"
 
@@ -27,23 +28,16 @@ class TextReader final : public TraceReader {
   const std::string& source_name() const override { return in_->name(); }
 
   /// Number of the last line read (1-based).
-  std::uint64_t line_number() const { return line_no_; }
+  std::uint64_t line_number() const { return lines_.line_no(); }
 
  private:
-  /// Next line without its "\n" or "\r\n"; false at the end of the stream. The view stays valid
-  /// until the next call.
-  bool next_line(std::string_view& line);
-
   std::unique_ptr<InputStream> in_;
-  std::vector<char> buf_;
-  std::size_t pos_ = 0, end_ = 0;
-  bool eof_ = false;
-  std::uint64_t line_no_ = 0;
+  detail::LineReader lines_;  ///< reads *in_; declared after it
 
   bool in_kernel_ = false;     // records may be read
   bool seen_kernel_ = false;   // a #kernel line was seen
   bool have_pending_ = false;  // pending_ holds a #kernel line not yet parsed
-  std::string_view pending_;   // points into buf_ (valid: no next_line() since)
+  std::string_view pending_;   // points into the line buffer (valid until the next line is read)
   std::uint64_t pending_line_ = 0;
   std::unordered_set<std::uint32_t> kernel_ids_;
   WarpInstr scratch_;  // target for records that are skipped
