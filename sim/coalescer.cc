@@ -88,8 +88,12 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
       const unsigned s0 = static_cast<unsigned>((from - line) / kSectorBytes);
       const unsigned s1 = static_cast<unsigned>((to - line) / kSectorBytes);
       const auto mask = static_cast<std::uint8_t>(((2u << s1) - 1) & ~((1u << s0) - 1));
-      if (line_count == 0 || out.line_list[line_count - 1].line_addr != line)
-        out.line_list[line_count++] = {line, 0, {}};
+      if (line_count == 0 || out.line_list[line_count - 1].line_addr != line) {
+        LineAccess& fresh = out.line_list[line_count++];
+        fresh.line_addr = line;
+        fresh.sector_mask = 0;
+        if (writes) fresh.byte_mask = {};
+      }
       LineAccess& la = out.line_list[line_count - 1];
       la.sector_mask |= mask;
       for (unsigned s = s0; writes && s <= s1; ++s) {

@@ -21,7 +21,7 @@ struct LineAccess {
   Addr line_addr = 0;  ///< byte address of the line (a multiple of 128)
   std::uint8_t sector_mask = 0;
   /// Bytes touched in each sector (bit b = byte b): the L2 tells full from partial writes.
-  /// Filled for stores and atomics only (loads leave them 0).
+  /// Filled for stores and atomics only (for loads they hold stale values: do not read them).
   std::array<std::uint32_t, kSectorsPerLine> byte_mask{};
 };
 
