@@ -52,7 +52,9 @@ class L2Cache {
         interleave_shift_(static_cast<unsigned>(std::countr_zero(cfg.interleave_bytes))),
         lines_per_chunk_(cfg.interleave_bytes / cfg.line_bytes),
         sets_(static_cast<std::uint32_t>(std::uint64_t{cfg.size_kb} * 1024 /
-                                         (std::uint64_t{cfg.slices} * cfg.ways * cfg.line_bytes))) {
+                                         (std::uint64_t{cfg.slices} * cfg.ways * cfg.line_bytes))),
+        slices_div_(cfg.slices),
+        sets_div_(sets_) {
     slices_.reserve(cfg.slices);
     for (std::uint32_t i = 0; i < cfg.slices; ++i)
       slices_.emplace_back(CacheGeometry{sets_, cfg.ways, sectors_per_line_}, policies[i]);
@@ -171,9 +173,12 @@ class L2Cache {
     SectorCache<Policy>& slice = slices_[s];
     // The set comes from the line's index among the lines of its slice, so that every set of
     // every slice is used whatever the interleave (a plain line number mod sets is not).
-    const std::uint64_t chunk = addr >> interleave_shift_;
-    const std::uint64_t local = (chunk / cfg_.slices) * lines_per_chunk_ + key % lines_per_chunk_;
-    const auto set = static_cast<std::uint32_t>(local % sets_);
+    // Chunk and line numbers are folded to 32 bits (exact below 2^32) so that both the division
+    // and the modulo are multiplications on this per-access path.
+    const std::uint32_t chunk = fold32(addr >> interleave_shift_);
+    const std::uint32_t local = slices_div_.div(chunk) * lines_per_chunk_ +
+                                static_cast<std::uint32_t>(key & (lines_per_chunk_ - 1));
+    const std::uint32_t set = sets_div_.mod(local);
     std::int32_t way = slice.find(set, key);
     const std::size_t base = std::size_t{s} * sets_ * cfg_.ways;
     if (way == SectorCache<Policy>::kMiss) {
@@ -237,8 +242,9 @@ class L2Cache {
   Interleave slices_map_;
   std::uint32_t sectors_per_line_, fetch_sectors_;
   unsigned interleave_shift_;
-  std::uint64_t lines_per_chunk_;
+  std::uint32_t lines_per_chunk_;  ///< a power of two (interleave and line sizes are)
   std::uint32_t sets_;
+  FastDiv32 slices_div_, sets_div_;
   std::vector<SectorCache<Policy>> slices_;
   std::vector<std::uint32_t> byte_mask_;      ///< per sector of every line: bytes written
   std::vector<LineOwner> owner_;              ///< per line: last writer
