@@ -49,7 +49,7 @@ def main():
 
     print(f"machine: {cpu_name()}, {os.cpu_count()} cores; binary {args.bin}")
     print(f"records per trace: {args.records:,}")
-    print("| trace | format | file MiB | bytes/record | decode Mrec/s | mode | run Minstr/s | run peak RSS MiB |")
+    print("| trace | format | file MiB | bytes/record | info Mrec/s | mode | run Minstr/s | run peak RSS MiB |")
     print("|---|---|---|---|---|---|---|---|")
     for pattern in args.patterns.split(","):
         for fmt in args.formats.split(","):
