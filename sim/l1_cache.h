@@ -57,10 +57,6 @@ class L1Cache {
     return out;
   }
 
-  /// A store to a resident line changes no state in this model (write-through, no allocate, the
-  /// resident copy is updated in place); kept as the place where that rule lives.
-  void write(Addr, std::uint8_t) {}
-
  private:
   static std::uint32_t ways_for(const L1Config& cfg, std::uint64_t capacity_bytes) {
     const std::uint64_t lines = capacity_bytes / cfg.line_bytes;

@@ -41,17 +41,4 @@ void print_report(std::ostream& out, const RunReport& report, ReportFormat forma
   }
 }
 
-std::vector<std::string> memory_stat_names() {
-  std::vector<std::string> out;
-  for (const detail::StatSpec& s : detail::kMemoryStats) out.emplace_back(s.name);
-  for (const detail::StatSpec& s : detail::kHierarchyStats) out.emplace_back(s.name);
-  return out;
-}
-
-std::vector<std::string> shared_stat_names() {
-  std::vector<std::string> out;
-  for (const detail::StatSpec& s : detail::kSharedStats) out.emplace_back(s.name);
-  return out;
-}
-
 }  // namespace gms

@@ -29,8 +29,4 @@ void print_report(std::ostream& out, const RunReport& report, ReportFormat forma
 /// Efficiency as defined in the README: distinct bytes / bytes fetched (0 when nothing fetched).
 double efficiency(const AccessCounters& c);
 
-/// Per-class and per-instruction statistic names, for tests and docs.
-std::vector<std::string> memory_stat_names();
-std::vector<std::string> shared_stat_names();
-
 }  // namespace gms

@@ -27,9 +27,6 @@ class TextReader final : public TraceReader {
   std::size_t read(std::span<WarpInstr> out) override;
   const std::string& source_name() const override { return in_->name(); }
 
-  /// Number of the last line read (1-based).
-  std::uint64_t line_number() const { return lines_.line_no(); }
-
  private:
   std::unique_ptr<InputStream> in_;
   detail::LineReader lines_;  ///< reads *in_; declared after it
