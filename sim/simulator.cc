@@ -186,6 +186,12 @@ class Replayer {
       k.totals[static_cast<int>(op_class(row.op))] += row.c;
     k.time = estimate_time(k, cfg_);
     k.roofline = roofline(k, cfg_);
+    // The per-unit vectors served the estimate; results are kept for every kernel of the run,
+    // so drop them to keep a kernel's footprint small (traces can hold thousands of kernels).
+    TrafficProfile& t = k.traffic;
+    for (auto* v :
+         {&t.sm_l1_sectors, &t.sm_shared_wavefronts, &t.l2_slice_sectors, &t.dram.channel_bytes})
+      std::vector<std::uint64_t>().swap(*v);
   }
 
   const SimConfig& cfg_;

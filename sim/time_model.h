@@ -27,7 +27,8 @@ namespace gms {
 
 struct KernelStats;
 
-/// Per-kernel traffic by unit, gathered during the replay.
+/// Per-kernel traffic by unit, gathered during the replay (the per-unit vectors are released
+/// once the kernel's estimate is made).
 struct TrafficProfile {
   std::vector<std::uint64_t> sm_l1_sectors;  ///< per SM: sectors through L1 (all global/local)
   std::vector<std::uint64_t> sm_shared_wavefronts;  ///< per SM
