@@ -2,6 +2,7 @@
 /// Plain statistics counters: per instruction and per kernel.
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -35,10 +36,28 @@ struct AccessCounters {
   std::uint64_t dram_read_bytes = 0;    ///< DRAM reads caused by this instruction's L2 misses
   std::uint64_t dram_write_bytes = 0;   ///< write-backs of lines this instruction dirtied last
 
-  AccessCounters& operator+=(const AccessCounters& o);
-  friend AccessCounters operator-(AccessCounters a, const AccessCounters& b);
+  /// Field-wise sum and difference (region-of-interest deltas). Every field is a uint64_t
+  /// counter, so they run over the struct as an array; inline, since the replay adds one record's
+  /// counters per warp instruction.
+  AccessCounters& operator+=(const AccessCounters& o) {
+    auto a = std::bit_cast<Fields>(*this);
+    const auto b = std::bit_cast<Fields>(o);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+    return *this = std::bit_cast<AccessCounters>(a);
+  }
+  friend AccessCounters operator-(AccessCounters a, const AccessCounters& b) {
+    auto x = std::bit_cast<Fields>(a);
+    const auto y = std::bit_cast<Fields>(b);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] -= y[i];
+    return std::bit_cast<AccessCounters>(x);
+  }
   friend bool operator==(const AccessCounters&, const AccessCounters&) = default;
+
+ private:
+  using Fields = std::array<std::uint64_t, 20>;
 };
+static_assert(sizeof(AccessCounters) == 20 * sizeof(std::uint64_t),
+              "AccessCounters holds only uint64_t counters (operator+= relies on it)");
 
 /// One row of the per-instruction report: a static instruction (inst id, op, size).
 struct InstrStats {
