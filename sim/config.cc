@@ -12,6 +12,7 @@
 
 #include "sim/default_config.h"
 #include "sim/error.h"
+#include "sim/program_options_error.h"
 
 namespace gms {
 
@@ -375,6 +376,22 @@ void validate(SimConfig& cfg) {
     fail("configuration key 'dram.bus_width_bits': must be at least 1");
 }
 
+namespace {
+
+// 1-based number of the first line of `text` that starts with `trimmed` once leading blanks are
+// removed (Boost reports a bad line trimmed and without its # comment); 0 if none does.
+std::size_t line_number_of(const std::string& text, const std::string& trimmed) {
+  std::istringstream in(text);
+  std::string line;
+  for (std::size_t n = 1; std::getline(in, line); ++n) {
+    const auto first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line.compare(first, trimmed.size(), trimmed) == 0) return n;
+  }
+  return 0;
+}
+
+}  // namespace
+
 void apply_config_text(SimConfig& cfg, const std::string& text, const std::string& origin) {
   po::options_description desc;
   for (const KeySpec& k : key_table()) desc.add_options()(k.key, po::value<std::string>());
@@ -384,8 +401,10 @@ void apply_config_text(SimConfig& cfg, const std::string& text, const std::strin
     po::store(po::parse_config_file(in, desc, /*allow_unregistered=*/false), vm);
   } catch (const po::unknown_option& e) {
     fail("{}: unknown configuration key '{}'", origin, e.get_option_name());
+  } catch (const po::invalid_config_file_syntax& e) {
+    fail("{}:{}: {}", origin, line_number_of(text, e.tokens()), program_options_message(e));
   } catch (const po::error& e) {
-    fail("{}: {}", origin, e.what());
+    fail("{}: {}", origin, program_options_message(e));
   }
   for (const KeySpec& k : key_table()) {
     if (!vm.count(k.key)) continue;

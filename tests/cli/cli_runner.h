@@ -41,10 +41,12 @@ struct TempDir {
 };
 
 /// Runs `gpumemsim ARGS` through the shell (ARGS is a shell fragment, so it may redirect input).
-inline CliResult run_cli(const std::string& args) {
+/// With timeout_s, coreutils `timeout` ends a run that hangs (status 124).
+inline CliResult run_cli(const std::string& args, int timeout_s = 0) {
   TempDir tmp;
   const std::string cmd =
-      cli_path() + " " + args + " >" + tmp.file("out") + " 2>" + tmp.file("err");
+      (timeout_s > 0 ? "timeout " + std::to_string(timeout_s) + " " : std::string()) + cli_path() +
+      " " + args + " >" + tmp.file("out") + " 2>" + tmp.file("err");
   const int raw = std::system(cmd.c_str());
   CliResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);

@@ -94,6 +94,19 @@ TEST(ConfigTest, UnknownKeysAreErrorsNamingTheKey) {
   EXPECT_NE(msg.find("shared.bankz"), std::string::npos) << msg;
 }
 
+TEST(ConfigTest, MalformedLinesAreErrorsNamingFileAndLine) {
+  SimConfig cfg;
+  std::string msg = error_of(
+      [&] { apply_config_text(cfg, "[shared]\nbanks = 32\n  not a key line\n", "my.ini"); });
+  EXPECT_NE(msg.find("my.ini:3:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("not a key line"), std::string::npos) << msg;
+  // Boost's own message would substitute "%invalid_line%" into itself forever (fuzz_config).
+  msg = error_of([&] { apply_config_text(cfg, "[gpu]\n%invalid_line%\n", "p.ini"); });
+  EXPECT_NE(msg.find("p.ini:2:"), std::string::npos) << msg;
+  msg = error_of([&] { apply_config_text(cfg, "[gpu]\nsm_count = 1\nsm_count = 2\n", "d.ini"); });
+  EXPECT_NE(msg.find("'gpu.sm_count' is given more than once"), std::string::npos) << msg;
+}
+
 TEST(ConfigTest, InvalidValuesAreErrorsNamingTheKey) {
   const std::pair<const char*, const char*> cases[] = {
       {"coalescer.segment_bytes=48", "coalescer.segment_bytes"},

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/error.h"
+#include "sim/program_options_error.h"
 #include "tools/cli/commands.h"
 #include "tools/gen/patterns.h"
 #include "trace/formats.h"
@@ -56,7 +57,7 @@ int cmd_gen(const std::vector<std::string>& args) {
     po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    fail("gen: {}", e.what());
+    fail("gen: {} (see --help)", program_options_message(e));
   }
 
   const std::string name = vm.count("pattern") ? vm["pattern"].as<std::string>() : "";

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "sim/error.h"
+#include "sim/program_options_error.h"
 
 namespace gms::cli {
 
@@ -23,7 +24,7 @@ bool parse_args(const std::vector<std::string>& args, const std::string& usage,
     }
     po::notify(vm);
   } catch (const po::error& e) {
-    fail("{} (see --help)", e.what());
+    fail("{} (see --help)", program_options_message(e));
   }
   return true;
 }
