@@ -51,8 +51,8 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
   // A strided record whose active lanes are contiguous and whose accesses touch or overlap
   // (|stride| <= size: unit stride, broadcast, reversed) covers one byte range: no lane walk.
   const LaneMask m = w.mask >> std::countr_zero(w.mask);
-  const std::uint64_t abs_stride =
-      w.stride < 0 ? 0 - static_cast<std::uint64_t>(w.stride) : static_cast<std::uint64_t>(w.stride);
+  const std::uint64_t abs_stride = w.stride < 0 ? 0 - static_cast<std::uint64_t>(w.stride)
+                                                : static_cast<std::uint64_t>(w.stride);
   const bool one_range = w.strided && (m & (m + 1)) == 0 && abs_stride <= size;
   std::array<Addr, kWarpSize> starts;
   if (one_range) {

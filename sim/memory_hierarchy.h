@@ -50,7 +50,9 @@ class MemoryHierarchy final : public DramSink {
   }
 
   /// Replays one global, local or atomic warp instruction whose lines are `a`, charging row `row`.
-  void access(const WarpInstr& w, const CoalescedAccess& a, std::uint32_t row, AccessCounters& c) {
+  /// `sm` is sm_of(w).
+  void access(const WarpInstr& w, std::uint32_t sm, const CoalescedAccess& a, std::uint32_t row,
+              AccessCounters& c) {
     const LineOwner owner{kernel_seq_, row};
     const bool load = w.op == Op::LDG || w.op == Op::LDL;
     const bool cached_load = w.op == Op::LDL || (w.op == Op::LDG && cfg_.l1.caches_global_loads);
@@ -61,7 +63,7 @@ class MemoryHierarchy final : public DramSink {
         std::uint8_t fetch = la.sector_mask;
         std::uint8_t hits = 0;
         if (cached_load) {
-          const L1Outcome o = l1_for(w).read(la.line_addr, la.sector_mask);
+          const L1Outcome o = l1_for(sm).read(la.line_addr, la.sector_mask);
           hits = o.hit_mask;
           fetch = o.fetch_mask;
         }
@@ -102,10 +104,9 @@ class MemoryHierarchy final : public DramSink {
   }
 
  private:
-  L1Cache<L1P>& l1_for(const WarpInstr& w) {
-    auto& slot = l1_[sm_of(w, cfg_.gpu.sm_count)];
+  L1Cache<L1P>& l1_for(std::uint32_t sm) {
+    auto& slot = l1_[sm];
     if (!slot) {
-      const std::uint32_t sm = sm_of(w, cfg_.gpu.sm_count);
       slot = std::make_unique<L1Cache<L1P>>(cfg_.l1, placement_.l1_bytes,
                                             make_policy<L1P>(cfg_.l1.seed + sm));
     }

@@ -55,8 +55,10 @@ KernelPlacement place_kernel(const KernelInfo& kernel, const SimConfig& cfg) {
   std::uint64_t need = resident * smem_per_cta;
   std::uint32_t carveout = 0, pct = 0;
   if (kernel_param(kernel, "carveout_kb", carveout)) {
-    if (std::find(l1.carveouts_kb.begin(), l1.carveouts_kb.end(), carveout) == l1.carveouts_kb.end())
-      fail("kernel {}: carveout_kb={} is not one of l1.carveouts_kb of {}", kernel.id, carveout, gpu.name);
+    if (std::find(l1.carveouts_kb.begin(), l1.carveouts_kb.end(), carveout) ==
+        l1.carveouts_kb.end())
+      fail("kernel {}: carveout_kb={} is not one of l1.carveouts_kb of {}", kernel.id, carveout,
+           gpu.name);
     p.carveout_from_trace = true;
   } else {
     if (kernel_param(kernel, "carveout_pct", pct)) {

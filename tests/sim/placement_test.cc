@@ -9,7 +9,8 @@
 namespace gms {
 namespace {
 
-KernelInfo kernel(std::uint32_t threads, std::uint64_t shmem, std::vector<std::pair<std::string, std::string>> params = {}) {
+KernelInfo kernel(std::uint32_t threads, std::uint64_t shmem,
+                  std::vector<std::pair<std::string, std::string>> params = {}) {
   KernelInfo k;
   k.id = 1;
   k.block = {threads, 1, 1};
@@ -55,7 +56,8 @@ TEST(PlacementTest, TraceCarveoutPreferenceAndExactValue) {
 
 TEST(PlacementTest, SeparateL1KeepsItsSize) {
   const SimConfig cfg = load_config({{test::source_path("configs/pascal-p100.ini")}, {}});
-  EXPECT_EQ(place_kernel(kernel(256, 32 * 1024), cfg).l1_bytes, std::uint64_t{cfg.l1.size_kb} * 1024);
+  EXPECT_EQ(place_kernel(kernel(256, 32 * 1024), cfg).l1_bytes,
+            std::uint64_t{cfg.l1.size_kb} * 1024);
 }
 
 TEST(PlacementTest, OversizedCtaIsAnError) {
@@ -66,9 +68,9 @@ TEST(PlacementTest, OversizedCtaIsAnError) {
 TEST(PlacementTest, CtasGoRoundRobinWhenTheTraceHasNoSm) {
   WarpInstr w;
   w.cta = 135;
-  EXPECT_EQ(sm_of(w, 132), 3u);
+  EXPECT_EQ(sm_of(w, FastDiv32(132)), 3u);
   w.sm = 7;
-  EXPECT_EQ(sm_of(w, 132), 7u);
+  EXPECT_EQ(sm_of(w, FastDiv32(132)), 7u);
 }
 
 }  // namespace
