@@ -4,6 +4,9 @@
 #include <bit>
 #include <limits>
 
+#include "sim/error.h"
+#include "sim/sorting_network.h"
+
 namespace gms {
 
 namespace detail {
@@ -16,7 +19,9 @@ int sorted_lane_starts(const WarpInstr& w, std::array<Addr, kWarpSize>& starts) 
   if (w.strided) {
     if (w.stride < 0) std::reverse(starts.begin(), starts.begin() + n);
   } else if (!std::is_sorted(starts.begin(), starts.begin() + n)) {
-    std::sort(starts.begin(), starts.begin() + n);
+    // Inactive lanes become the largest key and sort to the end, past the n real starts.
+    std::fill(starts.begin() + n, starts.end(), std::numeric_limits<Addr>::max());
+    sort32(starts);
   }
   return n;
 }
@@ -25,25 +30,27 @@ int sorted_lane_starts(const WarpInstr& w, std::array<Addr, kWarpSize>& starts) 
 
 namespace {
 
-/// Counts distinct aligned blocks of 2^shift bytes over a sequence of disjoint, increasing
-/// byte intervals (inclusive ends).
-struct BlockCounter {
-  unsigned shift;
-  Addr last_block = std::numeric_limits<Addr>::max();
-  std::uint32_t count = 0;
-
-  void add(Addr first_byte, Addr last_byte) {
-    const Addr first = first_byte >> shift;
-    const Addr last = last_byte >> shift;
-    count += static_cast<std::uint32_t>(last - first + 1);
-    if (first == last_block) --count;  // shared with the previous interval's last block
-    last_block = last;
-  }
-};
+/// Transactions of `segment_bytes` (32, 64 or 128: never more than a line) that a line's sector
+/// mask touches, for every mask.
+std::array<std::uint8_t, 16> transactions_per_mask(std::uint32_t segment_bytes) {
+  if (segment_bytes < kSectorBytes || segment_bytes > kLineBytes ||
+      !std::has_single_bit(segment_bytes))
+    fail("coalescer: transaction size {} is not a power of two from 32 to 128", segment_bytes);
+  const unsigned per = segment_bytes / kSectorBytes;
+  const unsigned group = (1u << per) - 1;
+  std::array<std::uint8_t, 16> t{};
+  for (unsigned mask = 0; mask < 16; ++mask)
+    for (unsigned s = 0; s < kSectorsPerLine; s += per)
+      t[mask] = static_cast<std::uint8_t>(t[mask] + ((mask >> s & group) != 0));
+  return t;
+}
 
 }  // namespace
 
-Coalescer::Coalescer(const CoalescerConfig& cfg) : cfg_(cfg) {}
+Coalescer::Coalescer(const CoalescerConfig& cfg)
+    : cfg_(cfg),
+      load_transactions_(transactions_per_mask(cfg.load_segment_bytes)),
+      store_transactions_(transactions_per_mask(cfg.store_segment_bytes)) {}
 
 void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
   const Addr size = w.size;
@@ -70,18 +77,13 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
   out.bytes_requested = static_cast<std::uint32_t>(n * size);
   out.bytes_distinct = 0;
 
-  BlockCounter sectors{std::countr_zero(kSectorBytes)};
-  BlockCounter segments{static_cast<unsigned>(std::countr_zero(out.segment_bytes))};
-  BlockCounter lines{std::countr_zero(kLineBytes)};
   std::uint32_t line_count = 0;
 
   // Walk the lanes in address order, merging overlapping or adjacent byte ranges; each merged
-  // range [lo, hi] is counted once, so broadcasts and duplicates cost nothing extra.
+  // range [lo, hi] is counted once, so broadcasts and duplicates cost nothing extra. Sectors,
+  // transactions and lines are counted from the line list at the end (segments never span lines).
   auto flush = [&](Addr lo, Addr hi) {
     out.bytes_distinct += static_cast<std::uint32_t>(hi - lo + 1);
-    sectors.add(lo, hi);
-    segments.add(lo, hi);
-    lines.add(lo, hi);
     for (Addr line = lo & ~Addr{kLineBytes - 1};; line += kLineBytes) {
       const Addr from = std::max(lo, line);
       const Addr to = std::min(hi, line + kLineBytes - 1);
@@ -127,9 +129,17 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
     flush(lo, hi);
   }
 
-  out.sectors = sectors.count;
-  out.transactions = segments.count;
-  out.lines = lines.count;
+  const auto& transactions =
+      (w.op == Op::LDG || w.op == Op::LDL) ? load_transactions_ : store_transactions_;
+  std::uint32_t sectors = 0, segments = 0;
+  for (std::uint32_t i = 0; i < line_count; ++i) {
+    const unsigned mask = out.line_list[i].sector_mask;
+    sectors += static_cast<std::uint32_t>(std::popcount(mask));
+    segments += transactions[mask];
+  }
+  out.sectors = sectors;
+  out.transactions = segments;
+  out.lines = line_count;
 }
 
 }  // namespace gms

@@ -55,6 +55,8 @@ class Coalescer {
 
  private:
   CoalescerConfig cfg_;
+  /// Transactions a line's sector mask costs, per mask, for loads and for stores/atomics.
+  std::array<std::uint8_t, 16> load_transactions_, store_transactions_;
 };
 
 namespace detail {
