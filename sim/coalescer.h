@@ -53,6 +53,12 @@ class Coalescer {
     return (op == Op::LDG || op == Op::LDL) ? cfg_.load_segment_bytes : cfg_.store_segment_bytes;
   }
 
+  /// Transactions of `op`'s size that a line's sector mask touches (segments never span lines).
+  std::uint32_t line_transactions(Op op, std::uint8_t sector_mask) const {
+    return ((op == Op::LDG || op == Op::LDL) ? load_transactions_
+                                             : store_transactions_)[sector_mask & 15];
+  }
+
  private:
   CoalescerConfig cfg_;
   /// Transactions a line's sector mask costs, per mask, for loads and for stores/atomics.

@@ -12,6 +12,7 @@ constexpr std::uint64_t kClosed = std::numeric_limits<std::uint64_t>::max();
 
 DramModel::DramModel(const DramConfig& cfg)
     : cfg_(cfg),
+      row_model_(cfg.row_model),
       channels_(dram_channels(cfg)),
       interleave_shift_(static_cast<unsigned>(std::countr_zero(cfg.interleave_bytes))) {
   t_.channel_bytes.assign(cfg.channels, 0);
@@ -22,11 +23,7 @@ DramModel::DramModel(const DramConfig& cfg)
   }
 }
 
-void DramModel::access(Addr addr, std::uint32_t bytes, bool write) {
-  const std::uint32_t ch = channels_.unit_of(addr);
-  t_.channel_bytes[ch] += bytes;
-  (write ? t_.write_bytes : t_.read_bytes) += bytes;
-  if (!cfg_.row_model) return;
+void DramModel::queue_for_row(std::uint32_t ch, Addr addr) {
   // The address inside its channel: drop the channel-selecting chunk bits' contribution by
   // dividing the chunk number by the channel count.
   const std::uint64_t chunk = addr >> interleave_shift_;

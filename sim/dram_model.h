@@ -33,8 +33,13 @@ class DramModel {
  public:
   explicit DramModel(const DramConfig& cfg);
 
-  /// One DRAM access of `bytes` at `addr`.
-  void access(Addr addr, std::uint32_t bytes, bool write);
+  /// One DRAM access of `bytes` at `addr`. Inline: a cold replay makes one per line touched.
+  void access(Addr addr, std::uint32_t bytes, bool write) {
+    const std::uint32_t ch = channels_.unit_of(addr);
+    t_.channel_bytes[ch] += bytes;
+    (write ? t_.write_bytes : t_.read_bytes) += bytes;
+    if (row_model_) queue_for_row(ch, addr);
+  }
 
   /// A write-back of the end-of-kernel flush: counted, not timed.
   void flush_write(std::uint32_t bytes) {
@@ -50,9 +55,11 @@ class DramModel {
     std::uint32_t bank;
     std::uint64_t row;
   };
+  void queue_for_row(std::uint32_t channel, Addr addr);
   void serve_one(std::uint32_t channel);
 
   DramConfig cfg_;
+  bool row_model_;
   Interleave channels_;
   unsigned interleave_shift_;
   DramTraffic t_;

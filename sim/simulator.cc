@@ -175,17 +175,16 @@ class Replayer {
       const LineAccess& la = a.line_list[i];
       cold_slices_[slices_.unit_of(la.line_addr)] +=
           static_cast<std::uint64_t>(std::popcount(la.sector_mask));
-      const auto unit_sectors = static_cast<std::uint8_t>((1u << (seg / kSectorBytes)) - 1);
-      std::uint32_t units = 0;
-      for (std::uint32_t off = 0; off < kLineBytes; off += seg) {
-        if (!(la.sector_mask & (unit_sectors << (off / kSectorBytes)))) continue;
-        if (line_per_channel_)
-          ++units;
-        else
-          cold_dram_.access(la.line_addr + off, seg, write);
+      if (line_per_channel_) {
+        // A line lies in one channel when the interleave is at least a line: one access for it.
+        cold_dram_.access(la.line_addr, coalescer_.line_transactions(op, la.sector_mask) * seg,
+                          write);
+        continue;
       }
-      // A line lies in one channel when the interleave is at least a line: one access for it.
-      if (units != 0) cold_dram_.access(la.line_addr, units * seg, write);
+      const auto unit_sectors = static_cast<std::uint8_t>((1u << (seg / kSectorBytes)) - 1);
+      for (std::uint32_t off = 0; off < kLineBytes; off += seg)
+        if (la.sector_mask & (unit_sectors << (off / kSectorBytes)))
+          cold_dram_.access(la.line_addr + off, seg, write);
     }
   }
 
