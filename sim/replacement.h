@@ -5,6 +5,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace gms {
@@ -18,47 +19,52 @@ concept ReplacementPolicy = requires(P p, std::uint32_t set, std::uint32_t way, 
 };
 
 /// Least recently used, as a doubly linked list per set (most recent at the head): a hit or a
-/// fill moves the line to the head, the victim is the tail; all O(1).
+/// fill moves the line to the head, the victim is the tail; all O(1). A set's head, tail and
+/// links are 16-bit way numbers packed in one block of 2 + 2 x ways entries, so an update touches
+/// one or two cache lines (separate 32-bit arrays made every L2 update miss four times).
 struct LruPolicy {
   void init(std::uint32_t sets, std::uint32_t ways) {
+    if (ways >= kNil) throw std::invalid_argument("LRU: at most 65534 ways per set");
     ways_ = ways;
-    prev_.assign(std::size_t{sets} * ways, kNil);
-    next_.assign(std::size_t{sets} * ways, kNil);
-    head_.assign(sets, kNil);
-    tail_.assign(sets, kNil);
+    stride_ = 2 + 2 * std::size_t{ways};
+    links_.assign(std::size_t{sets} * stride_, kNil);
   }
   void on_hit(std::uint32_t set, std::uint32_t way) {
-    if (head_[set] == way) return;
-    unlink(set, way);
-    push_front(set, way);
+    std::uint16_t* s = block(set);
+    if (s[kHead] == way) return;
+    unlink(s, way);
+    push_front(s, way);
   }
   void on_fill(std::uint32_t set, std::uint32_t way) {
     // A filled way is either new (not linked) or the victim just returned (the tail).
-    if (tail_[set] == way) unlink(set, way);
-    push_front(set, way);
+    std::uint16_t* s = block(set);
+    if (s[kTail] == way) unlink(s, way);
+    push_front(s, way);
   }
-  std::uint32_t victim(std::uint32_t set) const { return tail_[set]; }
+  std::uint32_t victim(std::uint32_t set) const { return links_[set * stride_ + kTail]; }
 
  private:
-  static constexpr std::uint32_t kNil = 0xffffffffu;
-  std::size_t idx(std::uint32_t set, std::uint32_t way) const {
-    return std::size_t{set} * ways_ + way;
+  static constexpr std::uint16_t kNil = 0xffff;
+  static constexpr std::size_t kHead = 0, kTail = 1;
+  std::uint16_t* block(std::uint32_t set) { return links_.data() + set * stride_; }
+  std::uint16_t& prev(std::uint16_t* s, std::uint32_t way) const { return s[2 + way]; }
+  std::uint16_t& next(std::uint16_t* s, std::uint32_t way) const { return s[2 + ways_ + way]; }
+  void unlink(std::uint16_t* s, std::uint32_t way) {
+    const std::uint16_t p = prev(s, way), n = next(s, way);
+    (p == kNil ? s[kHead] : next(s, p)) = n;
+    (n == kNil ? s[kTail] : prev(s, n)) = p;
   }
-  void unlink(std::uint32_t set, std::uint32_t way) {
-    const std::uint32_t p = prev_[idx(set, way)], n = next_[idx(set, way)];
-    (p == kNil ? head_[set] : next_[idx(set, p)]) = n;
-    (n == kNil ? tail_[set] : prev_[idx(set, n)]) = p;
-  }
-  void push_front(std::uint32_t set, std::uint32_t way) {
-    const std::uint32_t h = head_[set];
-    prev_[idx(set, way)] = kNil;
-    next_[idx(set, way)] = h;
-    if (h != kNil) prev_[idx(set, h)] = way;
-    head_[set] = way;
-    if (tail_[set] == kNil) tail_[set] = way;
+  void push_front(std::uint16_t* s, std::uint32_t way) {
+    const std::uint16_t h = s[kHead];
+    prev(s, way) = kNil;
+    next(s, way) = h;
+    if (h != kNil) prev(s, h) = static_cast<std::uint16_t>(way);
+    s[kHead] = static_cast<std::uint16_t>(way);
+    if (s[kTail] == kNil) s[kTail] = static_cast<std::uint16_t>(way);
   }
   std::uint32_t ways_ = 0;
-  std::vector<std::uint32_t> prev_, next_, head_, tail_;
+  std::size_t stride_ = 2;
+  std::vector<std::uint16_t> links_;  ///< per set: head, tail, prev[ways], next[ways]
 };
 
 /// First in, first out: ways are replaced in round-robin order (they also fill in order), and
