@@ -26,7 +26,8 @@ class L1Cache {
   /// An L1 of `capacity_bytes`; 0 makes every access a miss that allocates nothing.
   L1Cache(const L1Config& cfg, std::uint64_t capacity_bytes, Policy policy)
       : line_bytes_(cfg.line_bytes),
-        sector_bytes_(cfg.sector_bytes),
+        line_shift_(static_cast<unsigned>(std::countr_zero(cfg.line_bytes))),
+        sector_shift_(static_cast<unsigned>(std::countr_zero(cfg.sector_bytes))),
         sets_(cfg.sets),
         enabled_(capacity_bytes >= cfg.line_bytes),
         cache_(CacheGeometry{cfg.sets, ways_for(cfg, capacity_bytes),
@@ -40,19 +41,38 @@ class L1Cache {
       out.fetch_mask = want;
       return out;
     }
+    // Line and sector sizes are powers of two (validated): shifts, not divisions, on this path.
+    if (line_bytes_ == kLineBytes && sector_shift_ == 5) {  // the coalescer's own geometry
+      const std::uint8_t valid = access_line(line_addr >> line_shift_, want);
+      out.hit_mask = want & valid;
+      out.fetch_mask = want & static_cast<std::uint8_t>(~valid);
+      return out;
+    }
     // Walk the 32-byte sectors; consecutive ones that fall in the same L1 line share a lookup.
     for (std::uint8_t rest = want; rest != 0;) {
       const unsigned s = static_cast<unsigned>(std::countr_zero(rest));
-      const Addr first = line_addr + Addr{s} * kSectorBytes;
-      const std::uint64_t key = first / line_bytes_;
+      const std::uint64_t key = (line_addr + Addr{s} * kSectorBytes) >> line_shift_;
       std::uint8_t group = 0;  // 32-byte sectors of this 128-byte line inside L1 line `key`
+      std::uint8_t l1_want = 0;
       for (std::uint8_t r = rest; r != 0; r &= r - 1) {
         const unsigned t = static_cast<unsigned>(std::countr_zero(r));
-        if ((line_addr + Addr{t} * kSectorBytes) / line_bytes_ == key)
-          group |= std::uint8_t(1u << t);
+        const Addr a = line_addr + Addr{t} * kSectorBytes;
+        if (a >> line_shift_ != key) continue;
+        group |= std::uint8_t(1u << t);
+        l1_want |= l1_sector_bit(a);
       }
       rest &= static_cast<std::uint8_t>(~group);
-      access_line(line_addr, key, group, out);
+      const std::uint8_t valid_before = access_line(key, l1_want);
+      const std::uint8_t missing = l1_want & static_cast<std::uint8_t>(~valid_before);
+      // Back to 32-byte sectors of the coalescer line: hits are requested sectors whose L1
+      // sector was valid; fetches are every 32-byte piece of the missing L1 sectors in this line.
+      for (unsigned t = 0; t < kSectorsPerLine; ++t) {
+        const Addr a = line_addr + Addr{t} * kSectorBytes;
+        if (a >> line_shift_ != key) continue;
+        const std::uint8_t bit = l1_sector_bit(a);
+        if ((group >> t & 1u) && !(missing & bit)) out.hit_mask |= std::uint8_t(1u << t);
+        if (missing & bit) out.fetch_mask |= std::uint8_t(1u << t);
+      }
     }
     return out;
   }
@@ -63,18 +83,19 @@ class L1Cache {
     return lines < cfg.sets ? 1u : static_cast<std::uint32_t>(lines / cfg.sets);
   }
 
-  /// L1 sector mask (bit = L1 sector of line `key`) of the 32-byte sectors in `group`.
-  std::uint8_t l1_sectors(Addr line_addr, std::uint8_t group) const {
-    std::uint8_t m = 0;
-    for (std::uint8_t r = group; r != 0; r &= r - 1) {
-      const Addr a = line_addr + Addr{static_cast<unsigned>(std::countr_zero(r))} * kSectorBytes;
-      m |= static_cast<std::uint8_t>(1u << ((a % line_bytes_) / sector_bytes_));
-    }
-    return m;
+  std::uint32_t set_of(std::uint64_t key) const {
+    return static_cast<std::uint32_t>((sets_ & (sets_ - 1)) == 0 ? key & (sets_ - 1) : key % sets_);
   }
 
-  void access_line(Addr line_addr, std::uint64_t key, std::uint8_t group, L1Outcome& out) {
-    const auto set = static_cast<std::uint32_t>(key % sets_);
+  /// The bit of the L1 sector (of its L1 line) that byte address `a` falls in.
+  std::uint8_t l1_sector_bit(Addr a) const {
+    return static_cast<std::uint8_t>(1u << ((a & (line_bytes_ - 1)) >> sector_shift_));
+  }
+
+  /// Looks up (allocating on a miss) L1 line `key` and makes its sectors `want` valid; returns
+  /// the line's valid sectors before the access.
+  std::uint8_t access_line(std::uint64_t key, std::uint8_t want) {
+    const std::uint32_t set = set_of(key);
     std::int32_t way = cache_.find(set, key);
     if (way == SectorCache<Policy>::kMiss) {
       Eviction ev;  // L1 lines are never dirty (write-through): nothing to write back
@@ -83,21 +104,14 @@ class L1Cache {
       cache_.touch(set, static_cast<std::uint32_t>(way));
     }
     std::uint8_t& valid = cache_.valid(cache_.slot(set, static_cast<std::uint32_t>(way)));
-    const std::uint8_t want = l1_sectors(line_addr, group);
-    const std::uint8_t missing = want & static_cast<std::uint8_t>(~valid);
-    valid |= missing;
-    // Back to 32-byte sectors of the coalescer line: hits are requested sectors whose L1 sector
-    // was valid; fetches are every 32-byte piece of the missing L1 sectors inside this line.
-    for (unsigned t = 0; t < kSectorsPerLine; ++t) {
-      const Addr a = line_addr + Addr{t} * kSectorBytes;
-      if (a / line_bytes_ != key) continue;
-      const std::uint8_t bit = static_cast<std::uint8_t>(1u << ((a % line_bytes_) / sector_bytes_));
-      if ((group >> t & 1u) && !(missing & bit)) out.hit_mask |= std::uint8_t(1u << t);
-      if (missing & bit) out.fetch_mask |= std::uint8_t(1u << t);
-    }
+    const std::uint8_t before = valid;
+    valid |= want;
+    return before;
   }
 
-  std::uint32_t line_bytes_, sector_bytes_, sets_;
+  std::uint32_t line_bytes_;
+  unsigned line_shift_, sector_shift_;
+  std::uint32_t sets_;
   bool enabled_;  ///< false for a zero-capacity L1: every load misses and allocates nothing
   SectorCache<Policy> cache_;
 };

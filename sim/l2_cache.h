@@ -48,6 +48,7 @@ class L2Cache {
       : cfg_(cfg),
         slices_map_(l2_slices(cfg)),
         sectors_per_line_(cfg.line_bytes / cfg.sector_bytes),
+        line_shift_(static_cast<unsigned>(std::countr_zero(cfg.line_bytes))),
         fetch_sectors_(cfg.dram_fetch_bytes / cfg.sector_bytes),
         interleave_shift_(static_cast<unsigned>(std::countr_zero(cfg.interleave_bytes))),
         lines_per_chunk_(cfg.interleave_bytes / cfg.line_bytes),
@@ -148,18 +149,25 @@ class L2Cache {
   /// line fall in, allocating it (and writing back its victim) when absent.
   template <class F>
   void for_each_l2_line(Addr line_addr, std::uint8_t want, F f, DramSink& sink) {
+    // Line sizes are powers of two (validated): shifts, not divisions, on this path.
+    if (line_shift_ == 7) {  // the coalescer's own geometry: one L2 line, the same sectors
+      Line l = locate(line_addr, line_addr >> line_shift_, sink);
+      slice_sectors_[l.slice_index] += static_cast<std::uint64_t>(std::popcount(want));
+      f(l, want);
+      return;
+    }
     for (std::uint8_t rest = want; rest != 0;) {
       const Addr first =
           line_addr + Addr{static_cast<unsigned>(std::countr_zero(rest))} * kSectorBytes;
-      const std::uint64_t key = first / cfg_.line_bytes;
+      const std::uint64_t key = first >> line_shift_;
       std::uint8_t group = 0;    // coalescer sectors in this L2 line
       std::uint8_t sectors = 0;  // the same, as L2 sector bits
       for (std::uint8_t r = rest; r != 0; r &= r - 1) {
         const unsigned t = static_cast<unsigned>(std::countr_zero(r));
         const Addr a = line_addr + Addr{t} * kSectorBytes;
-        if (a / cfg_.line_bytes != key) continue;
+        if (a >> line_shift_ != key) continue;
         group |= static_cast<std::uint8_t>(1u << t);
-        sectors |= static_cast<std::uint8_t>(1u << ((a % cfg_.line_bytes) / cfg_.sector_bytes));
+        sectors |= static_cast<std::uint8_t>(1u << ((a & (cfg_.line_bytes - 1)) / kSectorBytes));
       }
       rest &= static_cast<std::uint8_t>(~group);
       Line l = locate(first, key, sink);
@@ -168,17 +176,22 @@ class L2Cache {
     }
   }
 
-  Line locate(Addr addr, std::uint64_t key, DramSink& sink) {
-    const std::uint32_t s = slice_of(addr);
-    SectorCache<Policy>& slice = slices_[s];
-    // The set comes from the line's index among the lines of its slice, so that every set of
-    // every slice is used whatever the interleave (a plain line number mod sets is not).
-    // Chunk and line numbers are folded to 32 bits (exact below 2^32) so that both the division
-    // and the modulo are multiplications on this per-access path.
+  /// The set, inside its slice, of line `key` (holding byte `addr`). The set comes from the
+  /// line's index among the lines of its slice, so that every set of every slice is used
+  /// whatever the interleave (a plain line number mod sets is not). Chunk and line numbers are
+  /// folded to 32 bits (exact below 2^32) so that both the division and the modulo are
+  /// multiplications on this per-access path.
+  std::uint32_t set_of(Addr addr, std::uint64_t key) const {
     const std::uint32_t chunk = fold32(addr >> interleave_shift_);
     const std::uint32_t local = slices_div_.div(chunk) * lines_per_chunk_ +
                                 static_cast<std::uint32_t>(key & (lines_per_chunk_ - 1));
-    const std::uint32_t set = sets_div_.mod(local);
+    return sets_div_.mod(local);
+  }
+
+  Line locate(Addr addr, std::uint64_t key, DramSink& sink) {
+    const std::uint32_t s = slice_of(addr);
+    SectorCache<Policy>& slice = slices_[s];
+    const std::uint32_t set = set_of(addr, key);
     std::int32_t way = slice.find(set, key);
     const std::size_t base = std::size_t{s} * sets_ * cfg_.ways;
     if (way == SectorCache<Policy>::kMiss) {
@@ -192,7 +205,7 @@ class L2Cache {
       slice.touch(set, static_cast<std::uint32_t>(way));
     }
     const std::size_t slot = slice.slot(set, static_cast<std::uint32_t>(way));
-    return {&slice, s, key * cfg_.line_bytes, slot, base + slot};
+    return {&slice, s, key << line_shift_, slot, base + slot};
   }
 
   /// Fills the DRAM fetch units holding the `miss` sectors; returns the DRAM bytes read.
@@ -204,7 +217,7 @@ class L2Cache {
       if ((miss & unit_mask) == 0) continue;
       bytes += cfg_.dram_fetch_bytes;
       valid |= unit_mask;
-      sink.dram_read(l.addr + Addr{first} * cfg_.sector_bytes, cfg_.dram_fetch_bytes);
+      sink.dram_read(l.addr + Addr{first} * kSectorBytes, cfg_.dram_fetch_bytes);
     }
     return bytes;
   }
@@ -215,7 +228,7 @@ class L2Cache {
     for (std::uint8_t r = sectors; r != 0; r &= r - 1) {
       const unsigned s = static_cast<unsigned>(std::countr_zero(r));
       // The coalescer's byte mask of the 32-byte piece that lands in L2 sector s.
-      const Addr sector_addr = l.addr + Addr{s} * cfg_.sector_bytes;
+      const Addr sector_addr = l.addr + Addr{s} * kSectorBytes;
       const auto t = static_cast<unsigned>((sector_addr - la.line_addr) / kSectorBytes);
       std::uint32_t& bytes = byte_mask_[l.global_slot * sectors_per_line_ + s];
       bytes |= la.byte_mask[t];
@@ -227,10 +240,10 @@ class L2Cache {
   void write_back(const LineOwner& owner, std::uint64_t key, std::uint8_t dirty,
                   DramSink& sink) const {
     for (std::uint8_t r = dirty; r != 0; r &= r - 1)
-      sink.dram_write(owner,
-                      key * cfg_.line_bytes +
-                          Addr{static_cast<unsigned>(std::countr_zero(r))} * cfg_.sector_bytes,
-                      cfg_.sector_bytes);
+      sink.dram_write(
+          owner,
+          (key << line_shift_) + Addr{static_cast<unsigned>(std::countr_zero(r))} * kSectorBytes,
+          kSectorBytes);
   }
 
   void clear_bytes(std::size_t global_slot) {
@@ -240,7 +253,9 @@ class L2Cache {
 
   L2Config cfg_;
   Interleave slices_map_;
-  std::uint32_t sectors_per_line_, fetch_sectors_;
+  std::uint32_t sectors_per_line_;
+  unsigned line_shift_;  ///< log2 of the line size (a power of two)
+  std::uint32_t fetch_sectors_;
   unsigned interleave_shift_;
   std::uint32_t lines_per_chunk_;  ///< a power of two (interleave and line sizes are)
   std::uint32_t sets_;

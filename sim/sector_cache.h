@@ -58,7 +58,13 @@ class SectorCache {
   std::int32_t find(std::uint32_t set, std::uint64_t key) const {
     const std::uint64_t* tags = key_.data() + std::size_t{set} * g_.ways;
     const std::uint32_t n = filled_[set];
-    for (std::uint32_t w = 0; w < n; ++w)
+    std::uint32_t w = 0;
+    // Four tags per test, without early exits inside the block (vector compares, a quarter of
+    // the branches: a miss in a 64-way L1 set scans every way).
+    for (; w + 4 <= n; w += 4)
+      if ((tags[w] == key) | (tags[w + 1] == key) | (tags[w + 2] == key) | (tags[w + 3] == key))
+        break;
+    for (; w < n; ++w)
       if (tags[w] == key) return static_cast<std::int32_t>(w);
     return kMiss;
   }
