@@ -4,6 +4,9 @@
 ///   gms_gt_recipe --check FILE.recipe...  regenerates and compares the SHA-256; exit 1 on a
 ///                                         mismatch
 ///   gms_gt_recipe --check-dir DIR         checks every DIR/*.recipe; exit 77 when there is none
+///   gms_gt_recipe --list                  lists the calibration kernels: id, name, records
+///   gms_gt_recipe --model ID              writes kernel ID's modelled trace (made-up bases, no
+///                                         SM ids) for regression tests; never ground truth
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -51,6 +54,35 @@ int main(int argc, char** argv) {
       for (std::size_t i = 1; i < args.size(); ++i) ok &= check_one(args[i]);
       return ok ? 0 : 1;
     }
+    if (args.size() == 2 && args[0] == "--model") {
+      // The modelled trace of one calibration kernel at fixed, made-up base addresses with no
+      // SM ids: what the capture would write, minus the launch-specific facts. For regression
+      // tests of the simulator on the calibration access patterns; never ground truth.
+      const int id = std::stoi(args[1]);
+      const auto* spec = gms::groundtruth::find_spec(id);
+      if (spec == nullptr) throw std::runtime_error("no calibration kernel with id " + args[1]);
+      std::vector<std::uint64_t> bases;
+      for (int i = 0; i < gms::groundtruth::base_count(spec->family); ++i)
+        bases.push_back(0x7f0000000000ull + (std::uint64_t{1} << 30) * static_cast<unsigned>(i));
+      std::string text = gms::capture::wtrace_magic() +
+                         gms::capture::kernel_line(gms::groundtruth::kernel_header(*spec, bases));
+      gms::groundtruth::generate_records(*spec, bases, {},
+                                         [&](const gms::capture::CaptureRecord& rec) {
+                                           gms::capture::append_record_line(rec, text);
+                                           if (text.size() > (1u << 20)) {
+                                             std::fwrite(text.data(), 1, text.size(), stdout);
+                                             text.clear();
+                                           }
+                                         });
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      return std::fflush(stdout) == 0 ? 0 : 1;
+    }
+    if (args.size() == 1 && args[0] == "--list") {
+      for (const auto& s : gms::groundtruth::kernel_specs())
+        std::printf("%d %.*s %llu\n", s.id, static_cast<int>(s.name.size()), s.name.data(),
+                    static_cast<unsigned long long>(gms::groundtruth::record_count(s)));
+      return 0;
+    }
     if (args.size() == 1 && args[0][0] != '-') {
       std::ifstream in(args[0]);
       if (!in) throw std::runtime_error("cannot open " + args[0]);
@@ -60,7 +92,8 @@ int main(int argc, char** argv) {
       return std::fflush(stdout) == 0 ? 0 : 1;
     }
     std::fprintf(stderr,
-                 "usage: gms_gt_recipe FILE.recipe | --check FILE.recipe... | --check-dir DIR\n");
+                 "usage: gms_gt_recipe FILE.recipe | --check FILE.recipe... | --check-dir DIR |"
+                 " --list | --model ID\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gms_gt_recipe: %s\n", e.what());
