@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
+
+#include "sim/sorting_network.h"
 
 namespace gms {
 
@@ -20,7 +23,19 @@ BankAccess SmemArbiter::arbitrate(const WarpInstr& w) const {
     const Addr last = (a + size - 1) >> word_shift_;
     for (Addr word = first; word <= last; ++word) words[n++] = word;
   }
-  std::sort(words.begin(), words.begin() + n);
+  // Lanes usually walk shared memory in order (unit stride, rows of a tile): the words are then
+  // already sorted. Otherwise up to 32 words go through the branch-free network.
+  if (!std::is_sorted(words.begin(), words.begin() + n)) {
+    if (n <= kWarpSize) {
+      std::array<std::uint64_t, kWarpSize> v;
+      std::copy(words.begin(), words.begin() + n, v.begin());
+      std::fill(v.begin() + n, v.end(), std::numeric_limits<std::uint64_t>::max());
+      sort32(v);
+      std::copy(v.begin(), v.begin() + n, words.begin());
+    } else {
+      std::sort(words.begin(), words.begin() + n);
+    }
+  }
   const int distinct =
       static_cast<int>(std::unique(words.begin(), words.begin() + n) - words.begin());
 
