@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Every figure of bench/RESULTS.md from one command (issue 7): the Google Benchmark
+# microbenchmarks per stage, end-to-end throughput on the regular (stream) and irregular
+# (random) traces, peak memory from 10 million to GMS_BENCH_BIG_RECORDS (default 1 billion)
+# warp instructions, and sweep scaling on 1 vs 2 jobs. Generated traces stay in GMS_BENCH_DIR
+# (default /tmp/gms-bench; the 1-billion-record stream is about 1.3 MB as .gmt). Build first:
+#   cmake -S . -B build-rel -G Ninja -DCMAKE_BUILD_TYPE=Release -DGMS_BUILD_CUDA=OFF
+#   ninja -C build-rel && bench/run_all.sh build-rel > results.md
+# The 1-billion-instruction cached run takes several minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-rel}
+bin=$build/gpumemsim
+dir=${GMS_BENCH_DIR:-/tmp/gms-bench}
+big=${GMS_BENCH_BIG_RECORDS:-1000000000}
+e2e=(python3 bench/e2e_throughput.py --bin "$bin" --dir "$dir")
+
+echo "## Microbenchmarks"
+"$build/bench/gms_bench" --benchmark_min_time=0.2
+echo
+echo "## End to end"
+"${e2e[@]}" --records 10000000 --patterns stream --formats gmt,wtrace.zst
+"${e2e[@]}" --records 1000000 --patterns random --formats gmt
+echo
+echo "## Memory from 10 million to $big warp instructions"
+"${e2e[@]}" --flat-memory "10000000,$big"
+echo
+echo "## Sweep scaling"
+"${e2e[@]}" --sweep-records 2000000
