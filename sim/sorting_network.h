@@ -45,6 +45,9 @@ inline constexpr auto kSort32Pairs = odd_even_merge_pairs<32>();
 
 /// Sorts `v` in increasing order.
 inline void sort32(std::array<std::uint64_t, 32>& v) {
+  // Fully unrolled: every index becomes a constant, so the compiler schedules the independent
+  // compare-exchanges of a layer together and keeps values in registers between them.
+#pragma GCC unroll 256
   for (const detail::ComparePair& p : detail::kSort32Pairs) {
     const std::uint64_t a = v[p.lo], b = v[p.hi];
     const bool swap = b < a;
