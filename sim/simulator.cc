@@ -14,6 +14,7 @@
 #include "sim/placement.h"
 #include "sim/smem_arbiter.h"
 #include "trace/formats.h"
+#include "trace/read_ahead.h"
 
 namespace gms {
 
@@ -67,8 +68,29 @@ class Replayer {
   }
 
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
+    if (opts_.read_ahead && !reader.decodes_cheaply()) {
+      trace::ReadAhead ahead(reader, kBatchRecords);
+      replay_from(ahead, out);
+    } else {
+      DirectBatches direct{reader, batch_};
+      replay_from(direct, out);
+    }
+  }
+
+ private:
+  /// The trace read on the replay's own thread, one batch at a time (the interface of
+  /// trace::ReadAhead).
+  struct DirectBatches {
+    trace::TraceReader& reader;
+    std::vector<WarpInstr>& batch;
+    bool next_kernel(KernelInfo& k) { return reader.next_kernel(k); }
+    std::span<const WarpInstr> next_batch() { return {batch.data(), reader.read(batch)}; }
+  };
+
+  template <class Batches>
+  void replay_from(Batches& source, std::vector<KernelStats>& out) {
     KernelInfo kernel;
-    while (reader.next_kernel(kernel)) {
+    while (source.next_kernel(kernel)) {
       if (!opts_.kernel_ids.empty() && std::find(opts_.kernel_ids.begin(), opts_.kernel_ids.end(),
                                                  kernel.id) == opts_.kernel_ids.end())
         continue;
@@ -90,9 +112,8 @@ class Replayer {
       traffic_.sm_shared_wavefronts.assign(cfg_.gpu.sm_count, 0);
       cold_slices_.assign(cfg_.l2.slices, 0);
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->begin_kernel(*cached_);
-      while (const std::size_t n = reader.read(batch_)) {
-        for (std::size_t i = 0; i < n; ++i) add(batch_[i]);
-      }
+      for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch())
+        for (const WarpInstr& w : batch) add(w);
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->end_kernel();
       DramTraffic cold_dram = cold_dram_.finish();
       for (auto* k : {&cold_, &cached_}) {
@@ -112,7 +133,6 @@ class Replayer {
     }
   }
 
- private:
   void add(const WarpInstr& w) {
     bool created = false;
     const std::uint32_t r = rows_.row(w, created);
@@ -207,7 +227,7 @@ class Replayer {
   SmemArbiter arbiter_;
   FastDiv32 sms_;
   std::conditional_t<std::is_void_v<Hierarchy>, int, std::unique_ptr<Hierarchy>> hierarchy_{};
-  std::vector<WarpInstr> batch_ = std::vector<WarpInstr>(kBatchRecords);
+  std::vector<WarpInstr> batch_ = std::vector<WarpInstr>(kBatchRecords);  ///< without read-ahead
   Interleave slices_;
   DramModel cold_dram_;
   bool line_per_channel_;

@@ -24,6 +24,10 @@ struct RunOptions {
   std::vector<std::uint32_t> kernel_ids;  ///< replay only these kernels (empty = all)
   SimMode mode = SimMode::Cold;
   std::map<std::uint32_t, std::uint64_t> flops;  ///< FLOPs per kernel id, over the trace's flops=
+  /// Read and decode the trace on a second thread, ahead of the replay (same results), unless
+  /// its records decode cheaply (TraceReader::decodes_cheaply). Off where the caller already
+  /// runs one replay per core (sweeps).
+  bool read_ahead = true;
 };
 
 /// Replays every (selected) kernel of `reader` and returns their statistics in trace order (in

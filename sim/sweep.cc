@@ -148,6 +148,7 @@ std::string run_point(const SweepSpec& spec, const SimConfig& cfg, std::size_t p
   CountingReader counted(*reader, progress ? &progress->records : nullptr);
   RunOptions opts;
   opts.mode = spec.mode;
+  opts.read_ahead = false;  // the sweep's workers already keep every core busy
   const std::vector<KernelStats> kernels = simulate(counted, cfg, opts);
 
   std::string prefix = fmt::format("{},{}", point, csv_cell(spec.traces[t]));

@@ -26,6 +26,7 @@ class BinaryReader final : public TraceReader {
   bool next_kernel(KernelInfo& out) override;
   std::size_t read(std::span<WarpInstr> out) override;
   const std::string& source_name() const override { return in_->name(); }
+  bool decodes_cheaply() const override { return true; }
 
  private:
   bool load_block();  // false after the end block
