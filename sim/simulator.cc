@@ -68,7 +68,9 @@ class Replayer {
   }
 
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
-    if (opts_.read_ahead && !reader.decodes_cheaply()) {
+    // Not from standard input: a failing replay waits for the reading thread to stop, and a
+    // thread blocked on an idle pipe would only stop when the writer does.
+    if (opts_.read_ahead && !reader.decodes_cheaply() && reader.source_name() != "-") {
       trace::ReadAhead ahead(reader, kBatchRecords);
       replay_from(ahead, out);
     } else {
