@@ -72,7 +72,7 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
 
   out.segment_bytes = segment_bytes(w.op);
   // Byte masks matter only where the L2 tells full from partial writes.
-  const bool writes = w.op != Op::LDG && w.op != Op::LDL;
+  const bool writes = !is_global_load(w.op);
   out.active_threads = static_cast<std::uint32_t>(n);
   out.bytes_requested = static_cast<std::uint32_t>(n * size);
   out.bytes_distinct = 0;
@@ -129,13 +129,11 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
     flush(lo, hi);
   }
 
-  const auto& transactions =
-      (w.op == Op::LDG || w.op == Op::LDL) ? load_transactions_ : store_transactions_;
   std::uint32_t sectors = 0, segments = 0;
   for (std::uint32_t i = 0; i < line_count; ++i) {
-    const unsigned mask = out.line_list[i].sector_mask;
+    const std::uint8_t mask = out.line_list[i].sector_mask;
     sectors += static_cast<std::uint32_t>(std::popcount(mask));
-    segments += transactions[mask];
+    segments += line_transactions(w.op, mask);
   }
   out.sectors = sectors;
   out.transactions = segments;

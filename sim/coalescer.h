@@ -50,13 +50,12 @@ class Coalescer {
   /// The transaction size the rule uses for an operation: loads (LDG, LDL) and stores/atomics
   /// can differ (Kepler caches loads in L1 at 128 bytes but writes through at 32).
   std::uint32_t segment_bytes(Op op) const {
-    return (op == Op::LDG || op == Op::LDL) ? cfg_.load_segment_bytes : cfg_.store_segment_bytes;
+    return is_global_load(op) ? cfg_.load_segment_bytes : cfg_.store_segment_bytes;
   }
 
   /// Transactions of `op`'s size that a line's sector mask touches (segments never span lines).
   std::uint32_t line_transactions(Op op, std::uint8_t sector_mask) const {
-    return ((op == Op::LDG || op == Op::LDL) ? load_transactions_
-                                             : store_transactions_)[sector_mask & 15];
+    return (is_global_load(op) ? load_transactions_ : store_transactions_)[sector_mask & 15];
   }
 
  private:

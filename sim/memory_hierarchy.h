@@ -54,7 +54,7 @@ class MemoryHierarchy final : public DramSink {
   void access(const WarpInstr& w, std::uint32_t sm, const CoalescedAccess& a, std::uint32_t row,
               AccessCounters& c) {
     const LineOwner owner{kernel_seq_, row};
-    const bool load = w.op == Op::LDG || w.op == Op::LDL;
+    const bool load = is_global_load(w.op);
     const bool cached_load = w.op == Op::LDL || (w.op == Op::LDG && cfg_.l1.caches_global_loads);
     for (std::uint32_t i = 0; i < a.lines; ++i) {
       const LineAccess& la = a.line_list[i];

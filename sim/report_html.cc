@@ -142,7 +142,7 @@ std::string hit_rate_chart(const KernelStats& k) {
                   {{"L1", {}}, {"L2", {}}},
                   true};
   for (const InstrStats& i : k.instructions) {
-    if (i.op != Op::LDG && i.op != Op::LDL) continue;
+    if (!is_global_load(i.op)) continue;
     c.categories.push_back(instr_label(i));
     c.series[0].values.push_back(l1_hit_rate(i.c));
     c.series[1].values.push_back(l2_hit_rate(i.c));

@@ -76,6 +76,11 @@ constexpr std::string_view op_class_key(OpClass c) {
 constexpr bool is_shared(Op op) {
   return op == Op::LDS || op == Op::STS;
 }
+/// A global or local load (LDG, LDL): the accesses the L1 may cache, sized by the coalescer's
+/// load transaction size; stores and atomics use the store size.
+constexpr bool is_global_load(Op op) {
+  return op == Op::LDG || op == Op::LDL;
+}
 constexpr bool is_store(Op op) {
   return op == Op::STG || op == Op::STS || op == Op::STL;
 }
