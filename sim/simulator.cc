@@ -74,7 +74,7 @@ class Replayer {
       trace::ReadAhead ahead(reader, kBatchRecords);
       replay_from(ahead, out);
     } else {
-      DirectBatches direct{reader, batch_};
+      DirectBatches direct{reader, std::vector<WarpInstr>(kBatchRecords)};
       replay_from(direct, out);
     }
   }
@@ -84,7 +84,7 @@ class Replayer {
   /// trace::ReadAhead).
   struct DirectBatches {
     trace::TraceReader& reader;
-    std::vector<WarpInstr>& batch;
+    std::vector<WarpInstr> batch;
     bool next_kernel(KernelInfo& k) { return reader.next_kernel(k); }
     std::span<const WarpInstr> next_batch() { return {batch.data(), reader.read(batch)}; }
   };
@@ -229,7 +229,6 @@ class Replayer {
   SmemArbiter arbiter_;
   FastDiv32 sms_;
   std::conditional_t<std::is_void_v<Hierarchy>, int, std::unique_ptr<Hierarchy>> hierarchy_{};
-  std::vector<WarpInstr> batch_ = std::vector<WarpInstr>(kBatchRecords);  ///< without read-ahead
   Interleave slices_;
   DramModel cold_dram_;
   bool line_per_channel_;
