@@ -62,18 +62,17 @@ def flat_memory(args):
 def sweep_scaling(args):
     """Wall time of one cached sweep (six configurations) on 1 job and on 2; outputs must match."""
     path = trace(args, "stream", args.sweep_records, "gmt")
-    out = {}
+    csv, seconds = {}, {}
     print("| jobs | wall s | speed-up |")
     print("|---|---|---|")
     for jobs in (1, 2):
-        out[jobs] = os.path.join(args.dir, f"sweep-{jobs}.csv")
-        run_s, _ = timed([args.bin, "sweep", "--trace", path,
-                          "--vary", "coalescer.segment_bytes=32,64,128",
-                          "--vary", "preset=hopper-h200,volta-v100", "--mode", "cached",
-                          "--jobs", str(jobs), "--no-progress", "-o", out[jobs]])
-        out[f"t{jobs}"] = run_s
-        print(f"| {jobs} | {run_s:.2f} | {out['t1'] / run_s:.2f}x |", flush=True)
-    with open(out[1], "rb") as a, open(out[2], "rb") as b:
+        csv[jobs] = os.path.join(args.dir, f"sweep-{jobs}.csv")
+        seconds[jobs], _ = timed([args.bin, "sweep", "--trace", path,
+                                  "--vary", "coalescer.segment_bytes=32,64,128",
+                                  "--vary", "preset=hopper-h200,volta-v100", "--mode", "cached",
+                                  "--jobs", str(jobs), "--no-progress", "-o", csv[jobs]])
+        print(f"| {jobs} | {seconds[jobs]:.2f} | {seconds[1] / seconds[jobs]:.2f}x |", flush=True)
+    with open(csv[1], "rb") as a, open(csv[2], "rb") as b:
         if a.read() != b.read():
             raise SystemExit("sweep outputs differ between 1 and 2 jobs")
     print("(the two CSVs are byte-identical)")
