@@ -11,9 +11,9 @@
 namespace gms {
 namespace {
 
-struct NullSink : DramSink {
-  void dram_read(Addr, std::uint32_t) override {}
-  void dram_write(const LineOwner&, Addr, std::uint32_t) override {}
+struct NullSink {
+  void dram_read(Addr, std::uint32_t) {}
+  void dram_write_back(const LineOwner&, Addr, std::uint8_t) {}
 };
 
 std::vector<Addr> line_addresses(bool random, std::size_t n, Addr footprint) {

@@ -10,6 +10,7 @@
 /// oldest request (opening its row). Hits and misses are counted; the time model charges
 /// `row_miss_penalty` extra per miss.
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -39,6 +40,23 @@ class DramModel {
     t_.channel_bytes[ch] += bytes;
     (write ? t_.write_bytes : t_.read_bytes) += bytes;
     if (row_model_) queue_for_row(ch, addr);
+  }
+
+  /// Write-backs of the 32-byte sectors `mask` (bit s = sector s) of the line at `line_addr`,
+  /// one access per sector. Without the row model, sectors that share a channel chunk add the
+  /// same bytes to the same channel in one access as in several, so they are merged.
+  void write_sectors(Addr line_addr, std::uint8_t mask) {
+    constexpr unsigned kSector = 32;
+    const Addr first = line_addr + Addr{static_cast<unsigned>(std::countr_zero(mask))} * kSector;
+    const Addr last =
+        line_addr +
+        Addr{31u - static_cast<unsigned>(std::countl_zero(std::uint32_t{mask}))} * kSector;
+    if (!row_model_ && first >> interleave_shift_ == last >> interleave_shift_) {
+      access(first, static_cast<std::uint32_t>(std::popcount(mask)) * kSector, true);
+      return;
+    }
+    for (std::uint8_t r = mask; r != 0; r &= static_cast<std::uint8_t>(r - 1))
+      access(line_addr + Addr{static_cast<unsigned>(std::countr_zero(r))} * kSector, kSector, true);
   }
 
   /// A write-back of the end-of-kernel flush: counted, not timed.

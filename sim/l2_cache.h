@@ -31,14 +31,16 @@ struct LineOwner {
   std::uint32_t row = 0;
 };
 
-/// Receives the L2's DRAM traffic (one call per fetch unit or dirty sector, not per lane); the
-/// L2 knows neither the statistics layout nor the DRAM model.
-class DramSink {
- public:
-  virtual ~DramSink() = default;
-  virtual void dram_read(Addr addr, std::uint32_t bytes) = 0;
-  /// A write-back of `bytes` at `addr` of a line that `owner` dirtied last.
-  virtual void dram_write(const LineOwner& owner, Addr addr, std::uint32_t bytes) = 0;
+/// Receives the L2's DRAM traffic (one call per fetch unit or dirty line, not per lane); the L2
+/// knows neither the statistics layout nor the DRAM model. A concept, not a virtual base: the
+/// calls sit on the per-access path and inline into the L2's code.
+template <class S>
+concept DramSink = requires(S s, Addr addr, std::uint32_t bytes, const LineOwner& owner,
+                            std::uint8_t dirty) {
+  s.dram_read(addr, bytes);
+  /// A write-back of the dirty 32-byte sectors `dirty` (bit s = sector s) of the line at `addr`
+  /// that `owner` dirtied last.
+  s.dram_write_back(owner, addr, dirty);
 };
 
 template <ReplacementPolicy Policy>
@@ -77,7 +79,8 @@ class L2Cache {
   std::uint32_t slice_of(Addr addr) const { return slices_map_.unit_of(addr); }
 
   /// Reads 32-byte sectors `want` of the 128-byte line `line_addr` into counters `c`.
-  void read(Addr line_addr, std::uint8_t want, AccessCounters& c, DramSink& sink) {
+  template <DramSink Sink>
+  void read(Addr line_addr, std::uint8_t want, AccessCounters& c, Sink& sink) {
     for_each_l2_line(
         line_addr, want,
         [&](Line& l, std::uint8_t sectors) {
@@ -94,7 +97,8 @@ class L2Cache {
   }
 
   /// Writes the sectors `want` of the 128-byte line with per-sector byte masks; no DRAM read.
-  void write(const LineAccess& la, const LineOwner& owner, AccessCounters& c, DramSink& sink) {
+  template <DramSink Sink>
+  void write(const LineAccess& la, const LineOwner& owner, AccessCounters& c, Sink& sink) {
     for_each_l2_line(
         la.line_addr, la.sector_mask,
         [&](Line& l, std::uint8_t sectors) {
@@ -106,7 +110,8 @@ class L2Cache {
   }
 
   /// An atomic or reduction: read-modify-write at L2 (fetches a missing sector, dirties it).
-  void atomic(const LineAccess& la, const LineOwner& owner, AccessCounters& c, DramSink& sink) {
+  template <DramSink Sink>
+  void atomic(const LineAccess& la, const LineOwner& owner, AccessCounters& c, Sink& sink) {
     for_each_l2_line(
         la.line_addr, la.sector_mask,
         [&](Line& l, std::uint8_t sectors) {
@@ -120,7 +125,8 @@ class L2Cache {
   }
 
   /// Writes every dirty line back (charged to its owner) and, unless `keep`, empties the cache.
-  void flush(DramSink& sink, bool keep) {
+  template <DramSink Sink>
+  void flush(Sink& sink, bool keep) {
     for (std::uint32_t s = 0; s < slices_.size(); ++s) {
       slices_[s].for_each_line([&](std::size_t slot, std::uint64_t key, std::uint8_t dirty) {
         if (dirty == 0) return;
@@ -147,8 +153,8 @@ class L2Cache {
 
   /// Calls f(line, sectors) for each L2 line the 32-byte sectors `want` of a 128-byte coalescer
   /// line fall in, allocating it (and writing back its victim) when absent.
-  template <class F>
-  void for_each_l2_line(Addr line_addr, std::uint8_t want, F f, DramSink& sink) {
+  template <class F, DramSink Sink>
+  void for_each_l2_line(Addr line_addr, std::uint8_t want, F f, Sink& sink) {
     // Line sizes are powers of two (validated): shifts, not divisions, on this path.
     if (line_shift_ == 7) {  // the coalescer's own geometry: one L2 line, the same sectors
       Line l = locate(line_addr, line_addr >> line_shift_, sink);
@@ -188,7 +194,8 @@ class L2Cache {
     return sets_div_.mod(local);
   }
 
-  Line locate(Addr addr, std::uint64_t key, DramSink& sink) {
+  template <DramSink Sink>
+  Line locate(Addr addr, std::uint64_t key, Sink& sink) {
     const std::uint32_t s = slice_of(addr);
     SectorCache<Policy>& slice = slices_[s];
     const std::uint32_t set = set_of(addr, key);
@@ -198,9 +205,13 @@ class L2Cache {
       Eviction ev;
       way = static_cast<std::int32_t>(slice.allocate(set, key, ev));
       const std::size_t slot = slice.slot(set, static_cast<std::uint32_t>(way));
-      if (ev.valid && ev.dirty_mask != 0)
+      // Written bytes are only ever recorded in dirty sectors (and cleared when those are
+      // written back by a flush), so a clean victim or a never-used way has none to clear: a
+      // read-only stream never touches the byte masks.
+      if (ev.valid && ev.dirty_mask != 0) {
         write_back(owner_[base + slot], ev.key, ev.dirty_mask, sink);
-      clear_bytes(base + slot);
+        clear_bytes(base + slot);
+      }
     } else {
       slice.touch(set, static_cast<std::uint32_t>(way));
     }
@@ -209,7 +220,8 @@ class L2Cache {
   }
 
   /// Fills the DRAM fetch units holding the `miss` sectors; returns the DRAM bytes read.
-  std::uint64_t fetch(const Line& l, std::uint8_t& valid, std::uint8_t miss, DramSink& sink) const {
+  template <DramSink Sink>
+  std::uint64_t fetch(const Line& l, std::uint8_t& valid, std::uint8_t miss, Sink& sink) const {
     std::uint64_t bytes = 0;
     const std::uint8_t unit = static_cast<std::uint8_t>((1u << fetch_sectors_) - 1);
     for (unsigned first = 0; first < sectors_per_line_; first += fetch_sectors_) {
@@ -236,14 +248,10 @@ class L2Cache {
     }
   }
 
-  /// Writes the dirty sectors of line `key` to DRAM, one sector each.
-  void write_back(const LineOwner& owner, std::uint64_t key, std::uint8_t dirty,
-                  DramSink& sink) const {
-    for (std::uint8_t r = dirty; r != 0; r &= r - 1)
-      sink.dram_write(
-          owner,
-          (key << line_shift_) + Addr{static_cast<unsigned>(std::countr_zero(r))} * kSectorBytes,
-          kSectorBytes);
+  /// Writes the dirty sectors of line `key` back to DRAM.
+  template <DramSink Sink>
+  void write_back(const LineOwner& owner, std::uint64_t key, std::uint8_t dirty, Sink& sink) const {
+    sink.dram_write_back(owner, key << line_shift_, dirty);
   }
 
   void clear_bytes(std::size_t global_slot) {

@@ -3,6 +3,7 @@
 /// coalescer's lines. Built once per run from SimConfig; the replacement policies are template
 /// parameters, chosen once for the whole run (see with_policies).
 
+#include <bit>
 #include <memory>
 #include <vector>
 
@@ -27,7 +28,7 @@ P make_policy(std::uint64_t seed) {
 }
 
 template <ReplacementPolicy L1P, ReplacementPolicy L2P>
-class MemoryHierarchy final : public DramSink {
+class MemoryHierarchy {
  public:
   explicit MemoryHierarchy(const SimConfig& cfg)
       : cfg_(cfg), l1_(cfg.gpu.sm_count), dram_(cfg.dram) {
@@ -90,13 +91,16 @@ class MemoryHierarchy final : public DramSink {
     stats_ = nullptr;
   }
 
-  void dram_read(Addr addr, std::uint32_t bytes) override { dram_.access(addr, bytes, false); }
+  // The L2's DramSink: its fetches and write-backs go to the DRAM model, write-back bytes to the
+  // instruction that dirtied the line.
+  void dram_read(Addr addr, std::uint32_t bytes) { dram_.access(addr, bytes, false); }
 
-  void dram_write(const LineOwner& owner, Addr addr, std::uint32_t bytes) override {
+  void dram_write_back(const LineOwner& owner, Addr line_addr, std::uint8_t dirty) {
+    const std::uint32_t bytes = static_cast<std::uint32_t>(std::popcount(dirty)) * kSectorBytes;
     if (flushing_)
       dram_.flush_write(bytes);
     else
-      dram_.access(addr, bytes, true);
+      dram_.write_sectors(line_addr, dirty);
     if (owner.kernel == kernel_seq_)
       stats_->instructions[owner.row].c.dram_write_bytes += bytes;
     else

@@ -9,21 +9,26 @@
 namespace gms {
 namespace {
 
-struct RecordingSink : DramSink {
+/// Records the L2's DRAM traffic, write-backs one 32-byte sector at a time.
+struct RecordingSink {
   std::uint64_t bytes = 0, read_bytes = 0;
   std::vector<LineOwner> owners;
   std::vector<Addr> write_addrs, read_addrs;
-  void dram_read(Addr a, std::uint32_t b) override {
+  void dram_read(Addr a, std::uint32_t b) {
     read_bytes += b;
     read_addrs.push_back(a);
   }
-  void dram_write(const LineOwner& o, Addr a, std::uint32_t b) override {
-    bytes += b;
+  void dram_write_back(const LineOwner& o, Addr line, std::uint8_t dirty) {
     if (owners.empty() || owners.back().row != o.row || owners.back().kernel != o.kernel)
       owners.push_back(o);
-    write_addrs.push_back(a);
+    for (unsigned s = 0; s < 8; ++s)
+      if (dirty >> s & 1) {
+        bytes += kSectorBytes;
+        write_addrs.push_back(line + Addr{s} * kSectorBytes);
+      }
   }
 };
+static_assert(DramSink<RecordingSink>);
 
 L2Config small_l2(std::uint32_t fetch_bytes = 64, std::uint32_t ways = 2) {
   L2Config c;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "sim/dram_model.h"
 #include "sim/stats.h"
 
@@ -125,6 +127,44 @@ TEST(TimeModelTest, WavesAndOverhead) {
   EXPECT_DOUBLE_EQ(t.overhead_ns, 2200);
   EXPECT_EQ(t.bound, "overhead-bound");
   EXPECT_DOUBLE_EQ(t.estimate_ns, 2200);
+}
+
+/// The traffic of write-backs of `mask` sectors of each line, through write_sectors or one
+/// 32-byte access per sector.
+DramTraffic write_backs(const DramConfig& c, const std::vector<Addr>& lines, std::uint8_t mask,
+                        bool merged) {
+  DramModel d(c);
+  for (Addr line : lines) {
+    if (merged) {
+      d.write_sectors(line, mask);
+      continue;
+    }
+    for (unsigned s = 0; s < 4; ++s)
+      if (mask >> s & 1) d.access(line + s * 32, 32, true);
+  }
+  return d.finish();
+}
+
+TEST(TimeModelTest, MergedWriteBacksCountLikeOneAccessPerSector) {
+  std::vector<Addr> lines;
+  for (Addr i = 0; i < 200; ++i) lines.push_back(i * 384);  // lines straddle chunks and rows
+  for (std::uint32_t interleave : {64u, 128u, 256u})
+    for (bool rows : {false, true}) {
+      DramConfig c = hand_config().dram;
+      c.interleave_bytes = interleave;  // 64: a line's sectors lie in two channels
+      c.row_model = rows;
+      c.banks_per_channel = 2;
+      c.row_bytes = 512;
+      c.row_window = 3;
+      for (std::uint8_t mask : {0x1, 0x9, 0xf, 0x6}) {
+        const DramTraffic m = write_backs(c, lines, mask, true);
+        const DramTraffic s = write_backs(c, lines, mask, false);
+        EXPECT_EQ(m.channel_bytes, s.channel_bytes) << interleave << " " << int(mask);
+        EXPECT_EQ(m.write_bytes, s.write_bytes);
+        EXPECT_EQ(m.row_hits, s.row_hits) << interleave << " " << int(mask);
+        EXPECT_EQ(m.row_misses, s.row_misses);
+      }
+    }
 }
 
 TEST(TimeModelTest, RowBufferFriendlyVersusHostile) {
