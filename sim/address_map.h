@@ -52,6 +52,10 @@ class Interleave {
     return mod_.mod(fold32(chunk));
   }
   std::uint32_t units() const { return units_; }
+  /// True when both maps send every address to the same unit number.
+  bool same_as(const Interleave& o) const {
+    return units_ == o.units_ && shift_ == o.shift_ && hash_ == o.hash_;
+  }
 
  private:
   std::uint32_t units_;

@@ -36,7 +36,10 @@ class DramModel {
 
   /// One DRAM access of `bytes` at `addr`. Inline: a cold replay makes one per line touched.
   void access(Addr addr, std::uint32_t bytes, bool write) {
-    const std::uint32_t ch = channels_.unit_of(addr);
+    access_channel(channels_.unit_of(addr), addr, bytes, write);
+  }
+  /// The same, for a caller that already knows the address's channel (channel_map().unit_of).
+  void access_channel(std::uint32_t ch, Addr addr, std::uint32_t bytes, bool write) {
     t_.channel_bytes[ch] += bytes;
     (write ? t_.write_bytes : t_.read_bytes) += bytes;
     if (row_model_) queue_for_row(ch, addr);
@@ -58,6 +61,8 @@ class DramModel {
     for (std::uint8_t r = mask; r != 0; r &= static_cast<std::uint8_t>(r - 1))
       access(line_addr + Addr{static_cast<unsigned>(std::countr_zero(r))} * kSector, kSector, true);
   }
+
+  const Interleave& channel_map() const { return channels_; }
 
   /// A write-back of the end-of-kernel flush: counted, not timed.
   void flush_write(std::uint32_t bytes) {

@@ -63,7 +63,8 @@ class Replayer {
         sms_(cfg.gpu.sm_count),
         slices_(l2_slices(cfg.l2)),
         cold_dram_(cfg.dram),
-        line_per_channel_(cfg.dram.interleave_bytes >= kLineBytes) {
+        line_per_channel_(cfg.dram.interleave_bytes >= kLineBytes),
+        slice_is_channel_(slices_.same_as(cold_dram_.channel_map())) {
     if constexpr (!std::is_void_v<Hierarchy>) hierarchy_ = std::make_unique<Hierarchy>(cfg);
   }
 
@@ -195,12 +196,15 @@ class Replayer {
     const bool write = is_store(op);
     for (std::uint32_t i = 0; i < a.lines; ++i) {
       const LineAccess& la = a.line_list[i];
-      cold_slices_[slices_.unit_of(la.line_addr)] +=
-          static_cast<std::uint64_t>(std::popcount(la.sector_mask));
+      const std::uint32_t slice = slices_.unit_of(la.line_addr);
+      cold_slices_[slice] += static_cast<std::uint64_t>(std::popcount(la.sector_mask));
       if (line_per_channel_) {
         // A line lies in one channel when the interleave is at least a line: one access for it.
-        cold_dram_.access(la.line_addr, coalescer_.line_transactions(op, la.sector_mask) * seg,
-                          write);
+        const std::uint32_t bytes = coalescer_.line_transactions(op, la.sector_mask) * seg;
+        if (slice_is_channel_)  // the H200 preset: one hash serves both
+          cold_dram_.access_channel(slice, la.line_addr, bytes, write);
+        else
+          cold_dram_.access(la.line_addr, bytes, write);
         continue;
       }
       const auto unit_sectors = static_cast<std::uint8_t>((1u << (seg / kSectorBytes)) - 1);
@@ -232,6 +236,7 @@ class Replayer {
   Interleave slices_;
   DramModel cold_dram_;
   bool line_per_channel_;
+  bool slice_is_channel_;  ///< the L2 slice and DRAM channel maps agree on every address
   TrafficProfile traffic_;
   std::vector<std::uint64_t> cold_slices_;
   InstrTable rows_;
