@@ -25,7 +25,8 @@ struct RunOptions {
   SimMode mode = SimMode::Cold;
   std::map<std::uint32_t, std::uint64_t> flops;  ///< FLOPs per kernel id, over the trace's flops=
   /// Read and decode the trace on a second thread, ahead of the replay (same results), unless
-  /// its records decode cheaply (TraceReader::decodes_cheaply) or it is standard input. Off
+  /// its records decode cheaply (TraceReader::decodes_cheaply: compact .gmt records) or it is
+  /// standard input. Off
   /// where the caller already runs one replay per core (sweeps).
   bool read_ahead = true;
 };

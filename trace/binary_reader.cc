@@ -15,6 +15,9 @@ using detail::unzigzag;
 namespace {
 
 constexpr std::size_t kPadBytes = kGmtMaxRecordBytes + 16;  // zeros after each raw block
+/// Raw bytes per record below which a block decodes faster on the replay's own thread than a
+/// second thread can hand its records over (296-byte WarpInstr copies between cores).
+constexpr std::uint64_t kCheapRecordBytes = 48;
 
 /// Decodes one record at `p` into `r`; returns the end. Reads at most kGmtMaxRecordBytes (the
 /// block buffer is padded); malformed input sets `bad` or runs past the block end, which the
@@ -147,6 +150,15 @@ bool BinaryReader::load_block() {
   block_records_ = block_kernels_ = 0;
   delta_.reset();
   return true;
+}
+
+bool BinaryReader::decodes_cheaply() {
+  // Loading the first block here changes nothing for next_kernel(), which starts at its items.
+  if (block_index_ == 0 && !load_block()) return true;  // no records at all
+  // Measured (bench/RESULTS.md): read-ahead makes a .gmt stream (a few raw bytes per record)
+  // 2.5x slower, and a trace of random addresses (109 bytes per record, mostly the kernel's
+  // copy of the file and the unpacking of 31 deltas) 1.3x faster.
+  return block_.record_count == 0 || block_.raw_bytes < kCheapRecordBytes * block_.record_count;
 }
 
 void BinaryReader::decode_kernel(KernelInfo& k) {

@@ -26,7 +26,8 @@ class BinaryReader final : public TraceReader {
   bool next_kernel(KernelInfo& out) override;
   std::size_t read(std::span<WarpInstr> out) override;
   const std::string& source_name() const override { return in_->name(); }
-  bool decodes_cheaply() const override { return true; }
+  /// From the first block: true when its records average under kCheapRecordBytes raw bytes.
+  bool decodes_cheaply() override;
 
  private:
   bool load_block();  // false after the end block

@@ -31,10 +31,11 @@ class TraceReader {
   /// The name used in error messages ("-" is standard input).
   virtual const std::string& source_name() const = 0;
 
-  /// True when records cost less to decode than to hand from one core to another (the native
-  /// binary format: a regular .gmt stream replays 2x slower with read-ahead, while text traces
-  /// replay up to 2x faster). The replay reads ahead on a second thread only otherwise.
-  virtual bool decodes_cheaply() const { return false; }
+  /// True when records cost less to decode than to hand from one core to another (compact .gmt
+  /// records: a regular .gmt stream replays 2x slower with read-ahead, while text traces and
+  /// .gmt traces of scattered addresses replay faster). The replay reads ahead on a second
+  /// thread only otherwise. Called before the first kernel; a reader may look at its input.
+  virtual bool decodes_cheaply() { return false; }
 };
 
 }  // namespace gms::trace

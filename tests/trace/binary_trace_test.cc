@@ -88,6 +88,28 @@ TEST(BinaryTraceTest, SmallerThanZstdTextForUnitStrideAndRandom) {
   }
 }
 
+TEST(BinaryTraceTest, ScatteredRecordsAreNotCheapToDecodeAndReadTheSameAfterAsking) {
+  // Unit-stride records take a few raw bytes each; 32 random addresses take over 100: only the
+  // latter are worth reading ahead on a second thread (TraceReader::decodes_cheaply).
+  for (SyntheticPattern pattern : {SyntheticPattern::UnitStride, SyntheticPattern::Random}) {
+    TempPath gmt(".gmt");
+    write_synthetic_file(gmt.str(), pattern, 5000);
+    auto reader = open_trace_reader(gmt.str());
+    EXPECT_EQ(reader->decodes_cheaply(), pattern == SyntheticPattern::UnitStride);
+    // Asking loads the first block early; the kernels and records read after it are the same.
+    Trace after;
+    KernelInfo k;
+    std::vector<WarpInstr> batch(1000);
+    while (reader->next_kernel(k)) {
+      after.kernels.push_back(k);
+      auto& records = after.records.emplace_back();
+      for (std::size_t n; (n = reader->read(batch)) > 0;)
+        records.insert(records.end(), batch.begin(), batch.begin() + static_cast<long>(n));
+    }
+    EXPECT_EQ(after, read_trace(gmt.str()));
+  }
+}
+
 TEST(BinaryTraceTest, BadMagicAndFutureVersion) {
   TempPath gmt(".gmt");
   write_synthetic_file(gmt.str(), SyntheticPattern::UnitStride, 10);
