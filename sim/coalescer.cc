@@ -19,9 +19,7 @@ int sorted_lane_starts(const WarpInstr& w, std::array<Addr, kWarpSize>& starts) 
   if (w.strided) {
     if (w.stride < 0) std::reverse(starts.begin(), starts.begin() + n);
   } else if (!std::is_sorted(starts.begin(), starts.begin() + n)) {
-    // Inactive lanes become the largest key and sort to the end, past the n real starts.
-    std::fill(starts.begin() + n, starts.end(), std::numeric_limits<Addr>::max());
-    sort32(starts);
+    sort_active_lanes(w.addr, w.mask, starts);
   }
   return n;
 }

@@ -1,11 +1,14 @@
 #pragma once
-/// Sorts 32 unsigned 64-bit keys with Batcher's odd-even merge network: 191 fixed
-/// compare-exchanges with no data-dependent branch. A warp's 32 random lane addresses sort about
-/// four times faster this way than with std::sort, whose comparisons mispredict half the time.
+/// Sorts 32 unsigned 64-bit keys without data-dependent branches (a warp's 32 random lane
+/// addresses sort about four times faster this way than with std::sort, whose comparisons
+/// mispredict half the time): Batcher's odd-even merge network of 191 compare-exchanges, or, on
+/// a CPU with AVX-512F (checked at run time), a bitonic network in four vector registers.
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+
+#include "sim/types.h"
 
 namespace gms {
 
@@ -43,8 +46,8 @@ inline constexpr auto kSort32Pairs = odd_even_merge_pairs<32>();
 
 }  // namespace detail
 
-/// Sorts `v` in increasing order.
-inline void sort32(std::array<std::uint64_t, 32>& v) {
+/// Sorts `v` in increasing order with the scalar network (any CPU).
+inline void sort32_network(std::array<std::uint64_t, 32>& v) {
   // Fully unrolled: every index becomes a constant, so the compiler schedules the independent
   // compare-exchanges of a layer together and keeps values in registers between them.
 #pragma GCC unroll 256
@@ -55,5 +58,23 @@ inline void sort32(std::array<std::uint64_t, 32>& v) {
     v[p.hi] = swap ? a : b;
   }
 }
+
+/// Sorts `v` in increasing order, with the fastest network this CPU runs.
+void sort32(std::array<std::uint64_t, 32>& v);
+
+/// Writes the addresses of the lanes active in `mask` to `out` in increasing order, followed by
+/// the largest address for every inactive lane; returns the number of active lanes.
+int sort_active_lanes(const std::array<Addr, kWarpSize>& addr, LaneMask mask,
+                      std::array<Addr, kWarpSize>& out);
+
+namespace detail {
+/// The two implementations, for tests: the vector ones may only run when avx512_available().
+bool avx512_available();
+void sort32_avx512(std::array<std::uint64_t, 32>& v);
+int sort_active_lanes_avx512(const std::array<Addr, kWarpSize>& addr, LaneMask mask,
+                             std::array<Addr, kWarpSize>& out);
+int sort_active_lanes_network(const std::array<Addr, kWarpSize>& addr, LaneMask mask,
+                              std::array<Addr, kWarpSize>& out);
+}  // namespace detail
 
 }  // namespace gms

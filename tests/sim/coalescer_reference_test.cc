@@ -16,17 +16,56 @@
 namespace gms {
 namespace {
 
-TEST(SortingNetworkTest, SortsLikeStdSort) {
+/// Random keys (many duplicates in every third round, the largest key in every fifth).
+std::array<std::uint64_t, 32> random_keys(std::mt19937_64& rng, int round) {
+  std::array<std::uint64_t, 32> v;
+  const std::uint64_t range = round % 3 == 0 ? 8 : ~std::uint64_t{0};
+  for (auto& x : v) x = rng() % range;
+  if (round % 5 == 0) v[rng() % 32] = std::numeric_limits<std::uint64_t>::max();
+  return v;
+}
+
+TEST(SortingNetworkTest, ScalarNetworkSortsLikeStdSort) {
   std::mt19937_64 rng(7);
   for (int round = 0; round < 20000; ++round) {
-    std::array<std::uint64_t, 32> v;
-    const std::uint64_t range = round % 3 == 0 ? 8 : ~std::uint64_t{0};  // many duplicates too
-    for (auto& x : v) x = rng() % range;
-    if (round % 5 == 0) v[rng() % 32] = std::numeric_limits<std::uint64_t>::max();
+    auto v = random_keys(rng, round);
     auto expect = v;
     std::sort(expect.begin(), expect.end());
-    sort32(v);
+    sort32_network(v);
     ASSERT_EQ(v, expect) << "round " << round;
+  }
+}
+
+TEST(SortingNetworkTest, VectorNetworkSortsLikeStdSort) {
+  if (!detail::avx512_available()) GTEST_SKIP() << "this CPU has no AVX-512F";
+  std::mt19937_64 rng(8);
+  for (int round = 0; round < 20000; ++round) {
+    auto v = random_keys(rng, round);
+    auto expect = v;
+    std::sort(expect.begin(), expect.end());
+    detail::sort32_avx512(v);
+    ASSERT_EQ(v, expect) << "round " << round;
+  }
+}
+
+TEST(SortingNetworkTest, ActiveLanesSortedThenTheLargestKey) {
+  std::mt19937_64 rng(9);
+  for (int round = 0; round < 20000; ++round) {
+    const auto addr = random_keys(rng, round);
+    const auto mask = static_cast<LaneMask>(round % 7 == 0 ? 0xffffffffu : rng() | 1u);
+    std::array<Addr, kWarpSize> expect;
+    expect.fill(std::numeric_limits<Addr>::max());
+    int n = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      if (mask >> lane & 1) expect[n++] = addr[lane];
+    std::sort(expect.begin(), expect.begin() + n);
+    std::array<Addr, kWarpSize> out;
+    ASSERT_EQ(detail::sort_active_lanes_network(addr, mask, out), n);
+    ASSERT_EQ(out, expect) << "round " << round;
+    if (!detail::avx512_available()) continue;
+    out.fill(0);
+    ASSERT_EQ(detail::sort_active_lanes_avx512(addr, mask, out), n);
+    ASSERT_EQ(out, expect) << "round " << round;
   }
 }
 
