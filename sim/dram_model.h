@@ -63,6 +63,14 @@ class DramModel {
   }
 
   const Interleave& channel_map() const { return channels_; }
+  bool row_model() const { return row_model_; }
+
+  /// Without the row model an access only adds bytes, to its channel and to the read or write
+  /// total; a caller with many accesses can add the channels one by one and the total once.
+  void add_channel_bytes(std::uint32_t ch, std::uint32_t bytes) { t_.channel_bytes[ch] += bytes; }
+  void add_total_bytes(std::uint64_t bytes, bool write) {
+    (write ? t_.write_bytes : t_.read_bytes) += bytes;
+  }
 
   /// A write-back of the end-of-kernel flush: counted, not timed.
   void flush_write(std::uint32_t bytes) {

@@ -194,17 +194,32 @@ class Replayer {
   void charge_cold_traffic(Op op, const CoalescedAccess& a) {
     const std::uint32_t seg = a.segment_bytes;
     const bool write = is_store(op);
+    if (line_per_channel_ && !cold_dram_.row_model()) {
+      // The common case, kept free of read-modify-writes of one total per line: each line adds
+      // its sectors to its slice and its bytes to its channel; the total is added once.
+      std::uint64_t* slice_sectors = cold_slices_.data();
+      std::uint64_t total = 0;
+      for (std::uint32_t i = 0; i < a.lines; ++i) {
+        const LineAccess& la = a.line_list[i];
+        const std::uint32_t slice = slices_.unit_of(la.line_addr);
+        slice_sectors[slice] += static_cast<std::uint64_t>(std::popcount(la.sector_mask));
+        const std::uint32_t bytes = coalescer_.line_transactions(op, la.sector_mask) * seg;
+        cold_dram_.add_channel_bytes(
+            slice_is_channel_ ? slice : cold_dram_.channel_map().unit_of(la.line_addr), bytes);
+        total += bytes;
+      }
+      cold_dram_.add_total_bytes(total, write);
+      return;
+    }
     for (std::uint32_t i = 0; i < a.lines; ++i) {
       const LineAccess& la = a.line_list[i];
       const std::uint32_t slice = slices_.unit_of(la.line_addr);
       cold_slices_[slice] += static_cast<std::uint64_t>(std::popcount(la.sector_mask));
       if (line_per_channel_) {
         // A line lies in one channel when the interleave is at least a line: one access for it.
-        const std::uint32_t bytes = coalescer_.line_transactions(op, la.sector_mask) * seg;
-        if (slice_is_channel_)  // the H200 preset: one hash serves both
-          cold_dram_.access_channel(slice, la.line_addr, bytes, write);
-        else
-          cold_dram_.access(la.line_addr, bytes, write);
+        cold_dram_.access_channel(
+            slice_is_channel_ ? slice : cold_dram_.channel_map().unit_of(la.line_addr),
+            la.line_addr, coalescer_.line_transactions(op, la.sector_mask) * seg, write);
         continue;
       }
       const auto unit_sectors = static_cast<std::uint8_t>((1u << (seg / kSectorBytes)) - 1);
