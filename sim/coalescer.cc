@@ -12,6 +12,10 @@ namespace gms {
 namespace detail {
 
 int sorted_lane_starts(const WarpInstr& w, std::array<Addr, kWarpSize>& starts) {
+  // A full warp of scattered addresses goes straight to the sort (no gather, and is_sorted
+  // stops at the first descent).
+  if (w.mask == 0xffffffffu && !w.strided && !std::is_sorted(w.addr.begin(), w.addr.end()))
+    return sort_active_lanes(w.addr, w.mask, starts);
   int n = 0;
   for (LaneMask m = w.mask; m != 0; m &= m - 1) starts[n++] = w.addr[std::countr_zero(m)];
   // Strided records are already ordered (descending for a negative stride); list records are
