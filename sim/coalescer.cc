@@ -86,6 +86,20 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
   // transactions and lines are counted from the line list at the end (segments never span lines).
   auto flush = [&](Addr lo, Addr hi) {
     out.bytes_distinct += static_cast<std::uint32_t>(hi - lo + 1);
+    if (!writes && (lo ^ hi) < kLineBytes) {
+      // A load range inside one line (every lane of a scattered warp): no byte masks, no walk.
+      const Addr line = lo & ~Addr{kLineBytes - 1};
+      const unsigned s0 = static_cast<unsigned>(lo - line) / kSectorBytes;
+      const unsigned s1 = static_cast<unsigned>(hi - line) / kSectorBytes;
+      const auto mask = static_cast<std::uint8_t>(((2u << s1) - 1) & ~((1u << s0) - 1));
+      if (line_count == 0 || out.line_list[line_count - 1].line_addr != line) {
+        out.line_list[line_count].line_addr = line;
+        out.line_list[line_count++].sector_mask = mask;
+      } else {
+        out.line_list[line_count - 1].sector_mask |= mask;
+      }
+      return;
+    }
     for (Addr line = lo & ~Addr{kLineBytes - 1};; line += kLineBytes) {
       const Addr from = std::max(lo, line);
       const Addr to = std::min(hi, line + kLineBytes - 1);
