@@ -132,14 +132,10 @@ class L2Cache {
         if (dirty == 0) return;
         const std::size_t global = std::size_t{s} * sets_ * cfg_.ways + slot;
         write_back(owner_[global], key, dirty, sink);
-        if (keep) {
-          slices_[s].dirty(slot) = 0;
-          clear_bytes(global);
-        }
+        if (keep) slices_[s].dirty(slot) = 0;
       });
       if (!keep) slices_[s].clear();
     }
-    if (!keep) std::fill(byte_mask_.begin(), byte_mask_.end(), 0);
   }
 
  private:
@@ -205,13 +201,8 @@ class L2Cache {
       Eviction ev;
       way = static_cast<std::int32_t>(slice.allocate(set, key, ev));
       const std::size_t slot = slice.slot(set, static_cast<std::uint32_t>(way));
-      // Written bytes are only ever recorded in dirty sectors (and cleared when those are
-      // written back by a flush), so a clean victim or a never-used way has none to clear: a
-      // read-only stream never touches the byte masks.
-      if (ev.valid && ev.dirty_mask != 0) {
+      if (ev.valid && ev.dirty_mask != 0)
         write_back(owner_[base + slot], ev.key, ev.dirty_mask, sink);
-        clear_bytes(base + slot);
-      }
     } else {
       slice.touch(set, static_cast<std::uint32_t>(way));
     }
@@ -234,17 +225,31 @@ class L2Cache {
     return bytes;
   }
 
+  /// Records a write of `sectors`. The bytes written into a sector matter only while it is
+  /// invalid (a valid sector stays valid until its line leaves), and they are kept lazily: an
+  /// invalid sector's entry holds the bytes written since its line was filled or flushed exactly
+  /// when the sector is dirty (a read or an atomic would have made it valid, so would a whole-
+  /// sector write); a clean sector's entry is stale and is overwritten, never merged. So nothing
+  /// is cleared on eviction or flush, and whole-sector writes never touch the entries.
   void mark_written(const Line& l, const LineAccess& la, std::uint8_t sectors) {
     std::uint8_t& valid = l.slice->valid(l.slot);
-    l.slice->dirty(l.slot) |= sectors;
-    for (std::uint8_t r = sectors; r != 0; r &= r - 1) {
+    std::uint8_t& dirty = l.slice->dirty(l.slot);
+    const std::uint8_t was_dirty = dirty;
+    dirty |= sectors;
+    for (auto r = static_cast<std::uint8_t>(sectors & ~valid); r != 0; r &= r - 1) {
       const unsigned s = static_cast<unsigned>(std::countr_zero(r));
+      const auto bit = static_cast<std::uint8_t>(1u << s);
       // The coalescer's byte mask of the 32-byte piece that lands in L2 sector s.
       const Addr sector_addr = l.addr + Addr{s} * kSectorBytes;
-      const auto t = static_cast<unsigned>((sector_addr - la.line_addr) / kSectorBytes);
+      const std::uint32_t written =
+          la.byte_mask[static_cast<unsigned>((sector_addr - la.line_addr) / kSectorBytes)];
+      if (written == 0xffffffffu) {
+        valid |= bit;
+        continue;
+      }
       std::uint32_t& bytes = byte_mask_[l.global_slot * sectors_per_line_ + s];
-      bytes |= la.byte_mask[t];
-      if (bytes == 0xffffffffu) valid |= static_cast<std::uint8_t>(1u << s);
+      bytes = (was_dirty & bit) ? bytes | written : written;
+      if (bytes == 0xffffffffu) valid |= bit;
     }
   }
 
@@ -252,11 +257,6 @@ class L2Cache {
   template <DramSink Sink>
   void write_back(const LineOwner& owner, std::uint64_t key, std::uint8_t dirty, Sink& sink) const {
     sink.dram_write_back(owner, key << line_shift_, dirty);
-  }
-
-  void clear_bytes(std::size_t global_slot) {
-    std::fill_n(byte_mask_.begin() + static_cast<std::ptrdiff_t>(global_slot * sectors_per_line_),
-                sectors_per_line_, 0u);
   }
 
   L2Config cfg_;
@@ -269,7 +269,7 @@ class L2Cache {
   std::uint32_t sets_;
   FastDiv32 slices_div_, sets_div_;
   std::vector<SectorCache<Policy>> slices_;
-  std::vector<std::uint32_t> byte_mask_;      ///< per sector of every line: bytes written
+  std::vector<std::uint32_t> byte_mask_;      ///< per sector of every line: bytes written (lazy)
   std::vector<LineOwner> owner_;              ///< per line: last writer
   std::vector<std::uint64_t> slice_sectors_;  ///< per slice, since take_slice_sectors()
 };

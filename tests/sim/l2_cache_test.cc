@@ -110,6 +110,35 @@ TEST(L2CacheTest, PartialWriteIsNotReadableUntilFetched) {
   EXPECT_EQ(r.l2_read_sector_hits, 1u);
 }
 
+TEST(L2CacheTest, BytesWrittenBeforeAnEvictionOrFlushDoNotCompleteALaterSector) {
+  // The first half of a sector, written into a line that then leaves (eviction, flush with or
+  // without keeping the line): the second half written later must not make the sector readable.
+  const LineAccess lo{0x0, 0b0001, {0x0000ffffu, 0, 0, 0}};
+  const LineAccess hi{0x0, 0b0001, {0xffff0000u, 0, 0, 0}};
+  for (int leave = 0; leave < 3; ++leave) {
+    auto l2 = make(small_l2(64, 1));  // direct-mapped, 8 sets
+    RecordingSink sink;
+    AccessCounters c;
+    l2.write(lo, {1, 0}, c, sink);
+    if (leave == 0) {
+      l2.read(0x0 + 8 * 128, 0b0001, c, sink);  // evicts the partly written line
+    } else {
+      l2.flush(sink, /*keep=*/leave == 2);
+    }
+    EXPECT_EQ(sink.bytes, 32u) << leave;  // the partial sector was written back
+    l2.write(hi, {1, 0}, c, sink);
+    AccessCounters r;
+    l2.read(0x0, 0b0001, r, sink);
+    EXPECT_EQ(r.l2_read_sector_misses, 1u) << leave;
+    EXPECT_EQ(r.dram_read_bytes, 64u) << leave;
+    // Now valid (fetched): more partial writes keep it readable.
+    l2.write(lo, {1, 0}, c, sink);
+    AccessCounters again;
+    l2.read(0x0, 0b0001, again, sink);
+    EXPECT_EQ(again.l2_read_sector_hits, 1u) << leave;
+  }
+}
+
 TEST(L2CacheTest, DirtyEvictionAndFlushWriteBackToTheirOwner) {
   L2Config cfg = small_l2(64, 1);  // direct-mapped: 8 sets... 1 KiB / 128 B / 1 way = 8 sets
   auto l2 = make(cfg);
