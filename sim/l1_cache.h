@@ -97,7 +97,7 @@ class L1Cache {
   std::uint8_t access_line(std::uint64_t key, std::uint8_t want) {
     const std::uint32_t set = set_of(key);
     std::int32_t way = cache_.find(set, key);
-    if (way == SectorCache<Policy>::kMiss) {
+    if (way == Tags::kMiss) {
       Eviction ev;  // L1 lines are never dirty (write-through): nothing to write back
       way = static_cast<std::int32_t>(cache_.allocate(set, key, ev));
     } else {
@@ -113,7 +113,8 @@ class L1Cache {
   unsigned line_shift_, sector_shift_;
   std::uint32_t sets_;
   bool enabled_;  ///< false for a zero-capacity L1: every load misses and allocates nothing
-  SectorCache<Policy> cache_;
+  using Tags = SectorCache<Policy, /*kWriteBack=*/false>;  // write-through: no dirty state
+  Tags cache_;
 };
 
 }  // namespace gms

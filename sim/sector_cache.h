@@ -33,7 +33,9 @@ struct Eviction {
   std::uint8_t dirty_mask = 0;  ///< its dirty sectors (write-back traffic)
 };
 
-template <ReplacementPolicy Policy>
+/// `kWriteBack`: the cache keeps per-sector dirty masks. A write-through cache (the L1) has
+/// none: its allocations neither read nor clear them, one host cache miss fewer per fill.
+template <ReplacementPolicy Policy, bool kWriteBack = true>
 class SectorCache {
  public:
   static constexpr std::int32_t kMiss = -1;
@@ -47,7 +49,7 @@ class SectorCache {
     const std::size_t lines = std::size_t{g.sets} * g.ways;
     key_.assign(lines, kEmpty);
     valid_.assign(lines, 0);
-    dirty_.assign(lines, 0);
+    if constexpr (kWriteBack) dirty_.assign(lines, 0);
     filled_.assign(g.sets, 0);
     policy_.init(g.sets, g.ways);
   }
@@ -82,18 +84,18 @@ class SectorCache {
       way = filled_[set]++;
     } else {
       way = policy_.victim(set);
-      ev = {true, key_[base + way], dirty_[base + way]};
+      ev = {true, key_[base + way], kWriteBack ? dirty_[base + way] : std::uint8_t{0}};
     }
     key_[base + way] = key;
     valid_[base + way] = 0;
-    dirty_[base + way] = 0;
+    if constexpr (kWriteBack) dirty_[base + way] = 0;
     policy_.on_fill(set, way);
     return way;
   }
 
   /// Sectors whose data is present, and sectors written since the fill (write-back state).
   std::uint8_t& valid(std::size_t slot) { return valid_[slot]; }
-  std::uint8_t& dirty(std::size_t slot) { return dirty_[slot]; }
+  std::uint8_t& dirty(std::size_t slot) requires kWriteBack { return dirty_[slot]; }
 
   /// A dense index of (set, way) in [0, sets x ways), for per-line state and side tables.
   std::size_t slot(std::uint32_t set, std::uint32_t way) const {
@@ -104,14 +106,14 @@ class SectorCache {
   template <class F>
   void for_each_line(F f) const {
     for (std::size_t i = 0; i < key_.size(); ++i)
-      if (key_[i] != kEmpty) f(i, key_[i], dirty_[i]);
+      if (key_[i] != kEmpty) f(i, key_[i], kWriteBack ? dirty_[i] : std::uint8_t{0});
   }
 
   /// Invalidates everything (and forgets dirty state: write it back first if it matters).
   void clear() {
     std::fill(key_.begin(), key_.end(), kEmpty);
     std::fill(valid_.begin(), valid_.end(), 0);
-    std::fill(dirty_.begin(), dirty_.end(), 0);
+    if constexpr (kWriteBack) std::fill(dirty_.begin(), dirty_.end(), 0);
     std::fill(filled_.begin(), filled_.end(), 0);
     policy_.init(g_.sets, g_.ways);
   }
@@ -121,7 +123,7 @@ class SectorCache {
   Policy policy_;
   std::vector<std::uint64_t> key_;     ///< per line: tag, kEmpty when free
   std::vector<std::uint8_t> valid_;    ///< per line: valid sectors
-  std::vector<std::uint8_t> dirty_;    ///< per line: dirty sectors
+  std::vector<std::uint8_t> dirty_;    ///< per line: dirty sectors (write-back caches only)
   std::vector<std::uint32_t> filled_;  ///< per set: ways in use (they fill in order)
 };
 
