@@ -205,6 +205,7 @@ class L2Cache {
       const LineOwner* owners = owner_.data() + base + std::size_t{set} * cfg_.ways;
       for (std::uint32_t w = 0; w < cfg_.ways; w += 8) __builtin_prefetch(owners + w);
     }
+    slice.prefetch_masks(set);
     std::int32_t way = slice.find(set, key);
     if (way == SectorCache<Policy>::kMiss) {
       Eviction ev;

@@ -71,6 +71,14 @@ class SectorCache {
     return kMiss;
   }
 
+  /// Requests `set`'s valid and dirty masks (a hint): an access reads them once its way is
+  /// known, a host memory miss that would otherwise wait for the tag scan's.
+  void prefetch_masks(std::uint32_t set) const {
+    const std::size_t base = std::size_t{set} * g_.ways;
+    __builtin_prefetch(valid_.data() + base);
+    if constexpr (kWriteBack) __builtin_prefetch(dirty_.data() + base);
+  }
+
   /// Marks a hit on (set, way) for the replacement policy.
   void touch(std::uint32_t set, std::uint32_t way) { policy_.on_hit(set, way); }
 
