@@ -84,20 +84,27 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
   // Walk the lanes in address order, merging overlapping or adjacent byte ranges; each merged
   // range [lo, hi] is counted once, so broadcasts and duplicates cost nothing extra. Sectors,
   // transactions and lines are counted from the line list at the end (segments never span lines).
+  // The entry of `line`: the last one, or a new one after it (ranges arrive in address order).
+  auto entry = [&](Addr line) -> LineAccess& {
+    if (line_count == 0 || out.line_list[line_count - 1].line_addr != line) {
+      LineAccess& fresh = out.line_list[line_count++];
+      fresh.line_addr = line;
+      fresh.sector_mask = 0;
+      if (writes) fresh.byte_mask = {};
+    }
+    return out.line_list[line_count - 1];
+  };
+  // Sectors s0..s1 of a line.
+  auto sector_span = [](unsigned s0, unsigned s1) {
+    return static_cast<std::uint8_t>(((2u << s1) - 1) & ~((1u << s0) - 1));
+  };
   auto flush = [&](Addr lo, Addr hi) {
     out.bytes_distinct += static_cast<std::uint32_t>(hi - lo + 1);
     if (!writes && (lo ^ hi) < kLineBytes) {
       // A load range inside one line (every lane of a scattered warp): no byte masks, no walk.
       const Addr line = lo & ~Addr{kLineBytes - 1};
-      const unsigned s0 = static_cast<unsigned>(lo - line) / kSectorBytes;
-      const unsigned s1 = static_cast<unsigned>(hi - line) / kSectorBytes;
-      const auto mask = static_cast<std::uint8_t>(((2u << s1) - 1) & ~((1u << s0) - 1));
-      if (line_count == 0 || out.line_list[line_count - 1].line_addr != line) {
-        out.line_list[line_count].line_addr = line;
-        out.line_list[line_count++].sector_mask = mask;
-      } else {
-        out.line_list[line_count - 1].sector_mask |= mask;
-      }
+      entry(line).sector_mask |= sector_span(static_cast<unsigned>(lo - line) / kSectorBytes,
+                                             static_cast<unsigned>(hi - line) / kSectorBytes);
       return;
     }
     for (Addr line = lo & ~Addr{kLineBytes - 1};; line += kLineBytes) {
@@ -105,15 +112,8 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
       const Addr to = std::min(hi, line + kLineBytes - 1);
       const unsigned s0 = static_cast<unsigned>((from - line) / kSectorBytes);
       const unsigned s1 = static_cast<unsigned>((to - line) / kSectorBytes);
-      const auto mask = static_cast<std::uint8_t>(((2u << s1) - 1) & ~((1u << s0) - 1));
-      if (line_count == 0 || out.line_list[line_count - 1].line_addr != line) {
-        LineAccess& fresh = out.line_list[line_count++];
-        fresh.line_addr = line;
-        fresh.sector_mask = 0;
-        if (writes) fresh.byte_mask = {};
-      }
-      LineAccess& la = out.line_list[line_count - 1];
-      la.sector_mask |= mask;
+      LineAccess& la = entry(line);
+      la.sector_mask |= sector_span(s0, s1);
       for (unsigned s = s0; writes && s <= s1; ++s) {
         const Addr sector = line + Addr{s} * kSectorBytes;
         const unsigned b0 = static_cast<unsigned>(std::max(from, sector) - sector);
