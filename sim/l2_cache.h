@@ -210,12 +210,14 @@ class L2Cache {
     if (way == SectorCache<Policy>::kMiss) {
       Eviction ev;
       way = static_cast<std::int32_t>(slice.allocate(set, key, ev));
-      if (ev.valid)  // a saturating trend: up 3 per dirty victim, down 1 per clean one
-        dirty_victims_ =
-            ev.dirty_mask != 0 ? std::min(dirty_victims_ + 3, 64) : std::max(dirty_victims_ - 1, 0);
-      const std::size_t slot = slice.slot(set, static_cast<std::uint32_t>(way));
-      if (ev.valid && ev.dirty_mask != 0)
-        write_back(owner_[base + slot], ev.key, ev.dirty_mask, sink);
+      if (ev.valid) {
+        const bool dirty = ev.dirty_mask != 0;
+        // A saturating trend: up 3 per dirty victim, down 1 per clean one.
+        dirty_victims_ = dirty ? std::min(dirty_victims_ + 3, 64) : std::max(dirty_victims_ - 1, 0);
+        if (dirty)
+          write_back(owner_[base + slice.slot(set, static_cast<std::uint32_t>(way))], ev.key,
+                     ev.dirty_mask, sink);
+      }
     } else {
       slice.touch(set, static_cast<std::uint32_t>(way));
     }

@@ -196,7 +196,9 @@ class Replayer {
     const bool write = is_store(op);
     if (line_per_channel_ && !cold_dram_.row_model()) {
       // The common case, kept free of read-modify-writes of one total per line: each line adds
-      // its sectors to its slice and its bytes to its channel; the total is added once.
+      // its sectors to its slice and its bytes to its channel; the total is added once. Kept
+      // apart from the loop below: folded into it (one row-model test and call site per line),
+      // the cold random trace replayed 10% slower.
       std::uint64_t* slice_sectors = cold_slices_.data();
       std::uint64_t total = 0;
       for (std::uint32_t i = 0; i < a.lines; ++i) {
