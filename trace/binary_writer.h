@@ -33,6 +33,10 @@ class BinaryWriter final : public TraceWriter {
 
   std::unique_ptr<OutputStream> out_;
   ZSTD_CCtx_s* zstd_ = nullptr;
+  int level_;
+  /// The level of blocks that compress by less than 1/8 (zstd's negative levels leave literals
+  /// uncompressed).
+  static constexpr int kStoredLiteralsLevel = -1;
   std::vector<std::uint8_t> raw_;  // current block's items; capacity kGmtBlockRawBytes + slack
   std::size_t raw_len_ = 0;
   std::vector<std::uint8_t> packed_;  // compressed block
