@@ -54,6 +54,46 @@ Coalescer::Coalescer(const CoalescerConfig& cfg)
       load_transactions_(transactions_per_mask(cfg.load_segment_bytes)),
       store_transactions_(transactions_per_mask(cfg.store_segment_bytes)) {}
 
+template <bool kWrites>
+void Coalescer::coalesce_aligned(Op op, unsigned size, std::span<const Addr> starts,
+                                 CoalescedAccess& out) const {
+  // Every access is aligned to its size (1 to 16 bytes), so it lies in one sector, and two
+  // accesses either start at the same address or share no byte: one pass over the sorted
+  // starts counts distinct bytes and builds each line's masks, without merging ranges.
+  const std::uint32_t lane_bytes = (std::uint32_t{1} << size) - 1;
+  std::uint32_t line_count = 0, sectors = 0, segments = 0, distinct = 0;
+  Addr line = starts[0] & ~Addr{kLineBytes - 1}, previous = ~starts[0];
+  unsigned mask = 0;
+  std::array<std::uint32_t, kSectorsPerLine> bytes{};
+  auto close_line = [&] {
+    LineAccess& la = out.line_list[line_count++];
+    la.line_addr = line;
+    la.sector_mask = static_cast<std::uint8_t>(mask);
+    if constexpr (kWrites) la.byte_mask = bytes;
+    sectors += static_cast<std::uint32_t>(std::popcount(mask));
+    segments += line_transactions(op, static_cast<std::uint8_t>(mask));
+  };
+  for (const Addr a : starts) {
+    const Addr l = a & ~Addr{kLineBytes - 1};
+    if (l != line) {
+      close_line();
+      line = l;
+      mask = 0;
+      if constexpr (kWrites) bytes = {};
+    }
+    const auto sector = static_cast<unsigned>(a >> 5) & (kSectorsPerLine - 1);
+    mask |= 1u << sector;
+    if constexpr (kWrites) bytes[sector] |= lane_bytes << (a & (kSectorBytes - 1));
+    distinct += a != previous;
+    previous = a;
+  }
+  close_line();
+  out.bytes_distinct = distinct * size;
+  out.sectors = sectors;
+  out.transactions = segments;
+  out.lines = line_count;
+}
+
 void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
   const Addr size = w.size;
   const int n = std::popcount(w.mask);
@@ -78,6 +118,20 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
   out.active_threads = static_cast<std::uint32_t>(n);
   out.bytes_requested = static_cast<std::uint32_t>(n * size);
   out.bytes_distinct = 0;
+
+  if (!one_range) {
+    Addr offsets = 0;
+    for (int i = 0; i < n; ++i) offsets |= starts[i];
+    if ((offsets & (size - 1)) == 0) {
+      if (writes)
+        coalesce_aligned<true>(w.op, static_cast<unsigned>(size), {starts.data(), std::size_t(n)},
+                               out);
+      else
+        coalesce_aligned<false>(w.op, static_cast<unsigned>(size), {starts.data(), std::size_t(n)},
+                                out);
+      return;
+    }
+  }
 
   std::uint32_t line_count = 0;
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "sim/config.h"
 #include "sim/records.h"
@@ -59,6 +60,11 @@ class Coalescer {
   }
 
  private:
+  /// Accesses aligned to their size, `starts` sorted (see coalesce).
+  template <bool kWrites>
+  void coalesce_aligned(Op op, unsigned size, std::span<const Addr> starts,
+                        CoalescedAccess& out) const;
+
   CoalescerConfig cfg_;
   /// Transactions a line's sector mask costs, per mask, for loads and for stores/atomics.
   std::array<std::uint8_t, 16> load_transactions_, store_transactions_;
