@@ -20,7 +20,11 @@ namespace gms {
 
 namespace {
 
-constexpr std::size_t kBatchRecords = 4096;
+/// Records per batch handed from the reading thread (large: fewer hand-offs between cores).
+constexpr std::size_t kReadAheadRecords = 4096;
+/// Records per batch read on the replay's own thread: few enough (19 KiB) that the decoded
+/// records are still in the core's L1 cache when they are replayed.
+constexpr std::size_t kDirectRecords = 64;
 
 /// The cold model's hierarchy counters: every transaction misses everywhere, so L1 misses = L2
 /// read sectors = sectors, and DRAM bytes = transactions x segment size.
@@ -72,10 +76,10 @@ class Replayer {
     // Not from standard input: a failing replay waits for the reading thread to stop, and a
     // thread blocked on an idle pipe would only stop when the writer does.
     if (opts_.read_ahead && !reader.decodes_cheaply() && reader.source_name() != "-") {
-      trace::ReadAhead ahead(reader, kBatchRecords);
+      trace::ReadAhead ahead(reader, kReadAheadRecords);
       replay_from(ahead, out);
     } else {
-      DirectBatches direct{reader, std::vector<WarpInstr>(kBatchRecords)};
+      DirectBatches direct{reader, std::vector<WarpInstr>(kDirectRecords)};
       replay_from(direct, out);
     }
   }
