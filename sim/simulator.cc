@@ -204,16 +204,22 @@ class Replayer {
       // apart from the loop below: folded into it (one row-model test and call site per line),
       // the cold random trace replayed 10% slower.
       std::uint64_t* slice_sectors = cold_slices_.data();
-      std::uint64_t total = 0;
-      for (std::uint32_t i = 0; i < a.lines; ++i) {
-        const LineAccess& la = a.line_list[i];
-        const std::uint32_t slice = slices_.unit_of(la.line_addr);
-        slice_sectors[slice] += static_cast<std::uint64_t>(std::popcount(la.sector_mask));
-        const std::uint32_t bytes = coalescer_.line_transactions(op, la.sector_mask) * seg;
-        cold_dram_.add_channel_bytes(
-            slice_is_channel_ ? slice : cold_dram_.channel_map().unit_of(la.line_addr), bytes);
-        total += bytes;
-      }
+      auto each_line = [&]<bool kSameMap>() {
+        for (std::uint32_t i = 0; i < a.lines; ++i) {
+          const LineAccess& la = a.line_list[i];
+          const std::uint32_t slice = slices_.unit_of(la.line_addr);
+          slice_sectors[slice] += static_cast<std::uint64_t>(std::popcount(la.sector_mask));
+          cold_dram_.add_channel_bytes(
+              kSameMap ? slice : cold_dram_.channel_map().unit_of(la.line_addr),
+              coalescer_.line_transactions(op, la.sector_mask) * seg);
+        }
+      };
+      if (slice_is_channel_)
+        each_line.template operator()<true>();
+      else
+        each_line.template operator()<false>();
+      // The lines' transactions add up to the access's.
+      const std::uint64_t total = std::uint64_t{a.transactions} * seg;
       cold_dram_.add_total_bytes(total, write);
       return;
     }
