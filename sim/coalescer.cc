@@ -65,13 +65,15 @@ void Coalescer::coalesce_aligned(Op op, unsigned size, std::span<const Addr> sta
   Addr line = starts[0] & ~Addr{kLineBytes - 1}, previous = ~starts[0];
   unsigned mask = 0;
   std::array<std::uint32_t, kSectorsPerLine> bytes{};
+  const std::uint8_t* transactions =
+      (is_global_load(op) ? load_transactions_ : store_transactions_).data();
   auto close_line = [&] {
     LineAccess& la = out.line_list[line_count++];
     la.line_addr = line;
     la.sector_mask = static_cast<std::uint8_t>(mask);
     if constexpr (kWrites) la.byte_mask = bytes;
     sectors += static_cast<std::uint32_t>(std::popcount(mask));
-    segments += line_transactions(op, static_cast<std::uint8_t>(mask));
+    segments += transactions[mask];
   };
   for (const Addr a : starts) {
     const Addr l = a & ~Addr{kLineBytes - 1};
