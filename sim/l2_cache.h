@@ -58,7 +58,9 @@ class L2Cache {
         sets_(static_cast<std::uint32_t>(std::uint64_t{cfg.size_kb} * 1024 /
                                          (std::uint64_t{cfg.slices} * cfg.ways * cfg.line_bytes))),
         slices_div_(cfg.slices),
-        sets_div_(sets_) {
+        sets_div_(sets_),
+        arena_(state_bytes(cfg, sets_)) {
+    const StateArenaScope in_arena(arena_);
     slices_.reserve(cfg.slices);
     for (std::uint32_t i = 0; i < cfg.slices; ++i)
       slices_.emplace_back(CacheGeometry{sets_, cfg.ways, sectors_per_line_}, policies[i]);
@@ -74,6 +76,10 @@ class L2Cache {
     out.swap(slice_sectors_);
     return out;
   }
+
+  /// True when all of the cache's state fits its huge-page arena (state_bytes is an upper
+  /// bound; a test holds it to that for every preset).
+  bool state_in_arena() const { return !arena_.overflowed(); }
 
   /// The slice of a byte address: consecutive interleave_bytes chunks go round the slices
   /// (linear), or the chunk number is XOR-folded first (hash), spreading strided streams.
@@ -274,6 +280,17 @@ class L2Cache {
     sink.dram_write_back(owner, key << line_shift_, dirty);
   }
 
+  /// Room for the state below: per line a tag, valid and dirty masks, an owner, byte masks and
+  /// up to 4 bytes of replacement state; per set a fill count and 4 bytes of replacement state;
+  /// per slice its objects; a cache line of alignment per array.
+  static std::size_t state_bytes(const L2Config& cfg, std::uint32_t sets) {
+    const std::size_t sets_total = std::size_t{cfg.slices} * sets;
+    const std::size_t lines = sets_total * cfg.ways;
+    const std::size_t per_line =
+        8 + 1 + 1 + sizeof(LineOwner) + 4 * (cfg.line_bytes / cfg.sector_bytes) + 4;
+    return lines * per_line + sets_total * 8 + std::size_t{cfg.slices} * (512 + 8 * 64) + 4096;
+  }
+
   L2Config cfg_;
   Interleave slices_map_;
   std::uint32_t sectors_per_line_;
@@ -283,9 +300,10 @@ class L2Cache {
   std::uint32_t lines_per_chunk_;  ///< a power of two (interleave and line sizes are)
   std::uint32_t sets_;
   FastDiv32 slices_div_, sets_div_;
-  std::vector<SectorCache<Policy>> slices_;
-  std::vector<std::uint32_t> byte_mask_;  ///< per sector of every line: bytes written (lazy)
-  std::vector<LineOwner> owner_;          ///< per line: last writer
+  StateArena arena_;  ///< holds the state below (declared first: it goes last)
+  StateVector<SectorCache<Policy>> slices_;
+  StateVector<std::uint32_t> byte_mask_;  ///< per sector of every line: bytes written (lazy)
+  StateVector<LineOwner> owner_;          ///< per line: last writer
   int dirty_victims_ = 0;  ///< > 0 while over a quarter of recent victims were dirty (a hint)
   std::vector<std::uint64_t> slice_sectors_;  ///< per slice, since take_slice_sectors()
 };

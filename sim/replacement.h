@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/state_arena.h"
+
 namespace gms {
 
 template <class P>
@@ -69,7 +71,7 @@ struct LruPolicy {
 
   std::uint32_t ways_ = 0;
   std::size_t stride_ = 4;
-  std::vector<std::uint16_t> order_;  ///< per set: its ways, most recent first, then kPad
+  StateVector<std::uint16_t> order_;  ///< per set: its ways, most recent first, then kPad
 };
 
 /// First in, first out: ways are replaced in round-robin order (they also fill in order), and
@@ -89,7 +91,7 @@ struct FifoPolicy {
 
  private:
   std::uint32_t ways_ = 1;
-  std::vector<std::uint32_t> next_;
+  StateVector<std::uint32_t> next_;
 };
 
 /// Uniformly random victim from a seeded xorshift generator (reproducible runs).
@@ -136,7 +138,7 @@ struct SrripPolicy {
     return std::size_t{set} * ways_ + way;
   }
   std::uint32_t ways_ = 0;
-  std::vector<std::uint8_t> rrpv_;
+  StateVector<std::uint8_t> rrpv_;
 };
 
 static_assert(ReplacementPolicy<LruPolicy>);

@@ -20,6 +20,7 @@
 
 #include "sim/error.h"
 #include "sim/replacement.h"
+#include "sim/state_arena.h"
 
 namespace gms {
 
@@ -153,10 +154,10 @@ class SectorCache {
  private:
   CacheGeometry g_;
   Policy policy_;
-  std::vector<std::uint64_t> key_;     ///< per line: tag, kEmpty when free
-  std::vector<std::uint8_t> valid_;    ///< per line: valid sectors
-  std::vector<std::uint8_t> dirty_;    ///< per line: dirty sectors (write-back caches only)
-  std::vector<std::uint32_t> filled_;  ///< per set: ways in use (they fill in order)
+  StateVector<std::uint64_t> key_;     ///< per line: tag, kEmpty when free
+  StateVector<std::uint8_t> valid_;    ///< per line: valid sectors
+  StateVector<std::uint8_t> dirty_;    ///< per line: dirty sectors (write-back caches only)
+  StateVector<std::uint32_t> filled_;  ///< per set: ways in use (they fill in order)
 };
 
 }  // namespace gms

@@ -1,0 +1,72 @@
+// The huge-page arena of the L2's state: containers built in a scope live in it, others and
+// those that do not fit come from operator new, and every preset's L2 fits its own arena.
+#include "sim/state_arena.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+
+#include "sim/config.h"
+#include "sim/l2_cache.h"
+#include "tests/test_paths.h"
+
+namespace gms {
+namespace {
+
+TEST(StateArenaTest, ContainersBuiltInAScopeLiveInTheArenaOnCacheLines) {
+  StateArena arena(1 << 20);  // rounded up to one 2 MiB page
+  EXPECT_EQ(arena.capacity(), std::size_t{2} << 20);
+  StateVector<std::uint64_t> outside(100, 7);
+  {
+    const StateArenaScope scope(arena);
+    StateVector<std::uint8_t> a(3, 1);
+    StateVector<std::uint64_t> b(1000, 2);
+    EXPECT_TRUE(arena.contains(a.data()));
+    EXPECT_TRUE(arena.contains(b.data()));
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.data()) % 64, 0u);  // a's 3 bytes took a line
+    EXPECT_EQ(b.back(), 2u);
+    EXPECT_FALSE(arena.overflowed());
+    // Larger than what is left: operator new, and the arena says so.
+    StateVector<std::uint8_t> big((std::size_t{2} << 20), 3);
+    EXPECT_FALSE(arena.contains(big.data()));
+    EXPECT_TRUE(arena.overflowed());
+  }  // arena and heap memory freed alike (the sanitizer build checks the heap side)
+  EXPECT_FALSE(arena.contains(outside.data()));
+  StateVector<std::uint8_t> after(10, 0);  // the scope is gone
+  EXPECT_FALSE(arena.contains(after.data()));
+}
+
+TEST(StateArenaTest, ScopesNest) {
+  StateArena outer(4096), inner(4096);
+  const StateArenaScope a(outer);
+  {
+    const StateArenaScope b(inner);
+    StateVector<int> v(4);
+    EXPECT_TRUE(inner.contains(v.data()));
+  }
+  StateVector<int> w(4);
+  EXPECT_TRUE(outer.contains(w.data()));
+}
+
+template <class Policy>
+bool l2_state_fits(const L2Config& cfg) {
+  return L2Cache<Policy>(cfg, std::vector<Policy>(cfg.slices)).state_in_arena();
+}
+
+TEST(StateArenaTest, EveryPresetsL2FitsItsArenaWithEveryPolicy) {
+  int presets = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(test::source_path("configs"))) {
+    if (entry.path().extension() != ".ini") continue;
+    ++presets;
+    const L2Config cfg = load_config({{entry.path().string()}, {}}).l2;
+    EXPECT_TRUE(l2_state_fits<LruPolicy>(cfg)) << entry.path();
+    EXPECT_TRUE(l2_state_fits<FifoPolicy>(cfg)) << entry.path();
+    EXPECT_TRUE(l2_state_fits<SrripPolicy>(cfg)) << entry.path();
+    EXPECT_TRUE(l2_state_fits<RandomPolicy>(cfg)) << entry.path();
+  }
+  EXPECT_GE(presets, 4);
+}
+
+}  // namespace
+}  // namespace gms
