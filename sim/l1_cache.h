@@ -4,6 +4,7 @@
 /// and never allocate; a store to a resident line updates it in place (its valid sectors stay
 /// valid). Atomics bypass L1.
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -33,6 +34,14 @@ class L1Cache {
         cache_(CacheGeometry{cfg.sets, ways_for(cfg, capacity_bytes),
                              cfg.line_bytes / cfg.sector_bytes},
                std::move(policy)) {}
+
+  /// An upper bound of the bytes of state (tags, valid masks, replacement state) of an L1 of
+  /// `capacity_bytes`, for sizing a StateArena.
+  static std::size_t state_bytes(const L1Config& cfg, std::uint64_t capacity_bytes) {
+    const std::size_t lines =
+        std::max<std::size_t>(capacity_bytes / cfg.line_bytes, std::size_t{cfg.sets});
+    return lines * (8 + 1 + 4) + std::size_t{cfg.sets} * (4 + 4 + 8) + 8 * 64;
+  }
 
   /// A load of the sectors `want` (bit s = 32-byte sector s) of the 128-byte line `line_addr`.
   L1Outcome read(Addr line_addr, std::uint8_t want) {

@@ -3,6 +3,7 @@
 /// coalescer's lines. Built once per run from SimConfig; the replacement policies are template
 /// parameters, chosen once for the whole run (see with_policies).
 
+#include <algorithm>
 #include <bit>
 #include <memory>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "sim/l1_cache.h"
 #include "sim/l2_cache.h"
 #include "sim/placement.h"
+#include "sim/state_arena.h"
 #include "sim/stats.h"
 
 namespace gms {
@@ -31,7 +33,12 @@ template <ReplacementPolicy L1P, ReplacementPolicy L2P>
 class MemoryHierarchy {
  public:
   explicit MemoryHierarchy(const SimConfig& cfg)
-      : cfg_(cfg), l1_(cfg.gpu.sm_count), dram_(cfg.dram) {
+      : cfg_(cfg),
+        l1_arena_(cfg.gpu.sm_count *
+                  L1Cache<L1P>::state_bytes(
+                      cfg.l1, std::uint64_t{std::max(cfg.l1.unified_kb, cfg.l1.size_kb)} * 1024)),
+        l1_(cfg.gpu.sm_count),
+        dram_(cfg.dram) {
     std::vector<L2P> policies;
     for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
       policies.push_back(make_policy<L2P>(cfg.l2.seed + s));
@@ -48,6 +55,7 @@ class MemoryHierarchy {
     stats.carveout_kb = placement_.carveout_kb;
     stats.l1_bytes = placement_.l1_bytes;
     for (auto& l1 : l1_) l1.reset();
+    l1_arena_.rewind();  // the L1s it held are gone
   }
 
   /// Replays one global, local or atomic warp instruction whose lines are `a`, charging row `row`.
@@ -111,6 +119,7 @@ class MemoryHierarchy {
   L1Cache<L1P>& l1_for(std::uint32_t sm) {
     auto& slot = l1_[sm];
     if (!slot) {
+      const StateArenaScope in_arena(l1_arena_);
       slot = std::make_unique<L1Cache<L1P>>(cfg_.l1, placement_.l1_bytes,
                                             make_policy<L1P>(cfg_.l1.seed + sm));
     }
@@ -118,6 +127,8 @@ class MemoryHierarchy {
   }
 
   const SimConfig& cfg_;
+  /// The L1s' state (a host TLB miss fewer per array, as for the L2), rewound at each kernel.
+  StateArena l1_arena_;
   std::vector<std::unique_ptr<L1Cache<L1P>>> l1_;  ///< per SM, created on first use in a kernel
   std::unique_ptr<L2Cache<L2P>> l2_;
   DramModel dram_;

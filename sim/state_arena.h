@@ -31,6 +31,8 @@ class StateArena {
   /// True once a request did not fit (it went to operator new).
   bool overflowed() const { return overflowed_; }
   bool contains(const void* p) const;
+  /// Makes the whole arena free again; every container in it must be gone.
+  void rewind() { used_ = 0; }
 
  private:
   char* base_ = nullptr;

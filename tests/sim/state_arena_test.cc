@@ -1,13 +1,16 @@
-// The huge-page arena of the L2's state: containers built in a scope live in it, others and
-// those that do not fit come from operator new, and every preset's L2 fits its own arena.
+// The huge-page arenas of the caches' state: containers built in a scope live in them, others
+// and those that do not fit come from operator new, and every preset's L1 (at its largest) and
+// L2 fit the arenas sized for them.
 #include "sim/state_arena.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 
 #include "sim/config.h"
+#include "sim/l1_cache.h"
 #include "sim/l2_cache.h"
 #include "tests/test_paths.h"
 
@@ -49,17 +52,45 @@ TEST(StateArenaTest, ScopesNest) {
   EXPECT_TRUE(outer.contains(w.data()));
 }
 
+TEST(StateArenaTest, RewindReusesTheSpace) {
+  StateArena arena(4096);
+  const StateArenaScope scope(arena);
+  const void* first = nullptr;
+  {
+    StateVector<std::uint64_t> v(100);
+    first = v.data();
+  }
+  EXPECT_GT(arena.used(), 0u);
+  arena.rewind();
+  StateVector<std::uint64_t> w(100);
+  EXPECT_EQ(w.data(), first);
+}
+
+template <class Policy>
+bool l1_state_fits(const L1Config& cfg) {
+  const std::uint64_t bytes = std::uint64_t{std::max(cfg.unified_kb, cfg.size_kb)} * 1024;
+  StateArena arena(L1Cache<Policy>::state_bytes(cfg, bytes));
+  const StateArenaScope scope(arena);
+  const L1Cache<Policy> l1(cfg, bytes, Policy{});
+  return !arena.overflowed() && arena.used() <= L1Cache<Policy>::state_bytes(cfg, bytes);
+}
+
 template <class Policy>
 bool l2_state_fits(const L2Config& cfg) {
   return L2Cache<Policy>(cfg, std::vector<Policy>(cfg.slices)).state_in_arena();
 }
 
-TEST(StateArenaTest, EveryPresetsL2FitsItsArenaWithEveryPolicy) {
+TEST(StateArenaTest, EveryPresetsL1AndL2FitTheirArenasWithEveryPolicy) {
   int presets = 0;
   for (const auto& entry : std::filesystem::directory_iterator(test::source_path("configs"))) {
     if (entry.path().extension() != ".ini") continue;
     ++presets;
     const L2Config cfg = load_config({{entry.path().string()}, {}}).l2;
+    const L1Config l1 = load_config({{entry.path().string()}, {}}).l1;
+    EXPECT_TRUE(l1_state_fits<LruPolicy>(l1)) << entry.path();
+    EXPECT_TRUE(l1_state_fits<FifoPolicy>(l1)) << entry.path();
+    EXPECT_TRUE(l1_state_fits<SrripPolicy>(l1)) << entry.path();
+    EXPECT_TRUE(l1_state_fits<RandomPolicy>(l1)) << entry.path();
     EXPECT_TRUE(l2_state_fits<LruPolicy>(cfg)) << entry.path();
     EXPECT_TRUE(l2_state_fits<FifoPolicy>(cfg)) << entry.path();
     EXPECT_TRUE(l2_state_fits<SrripPolicy>(cfg)) << entry.path();
