@@ -65,7 +65,7 @@ class L2Cache {
     for (std::uint32_t i = 0; i < cfg.slices; ++i)
       slices_.emplace_back(CacheGeometry{sets_, cfg.ways, sectors_per_line_}, policies[i]);
     const std::size_t slots = std::size_t{cfg.slices} * sets_ * cfg.ways;
-    byte_mask_.assign(slots * sectors_per_line_, 0);
+    byte_mask_.resize(slots * sectors_per_line_);  // zeros, left untouched until written
     owner_.assign(slots, {});
     slice_sectors_.assign(cfg.slices, 0);
   }

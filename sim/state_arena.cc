@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 namespace gms {
@@ -15,7 +17,7 @@ constexpr std::size_t kAlign = 64;  // a host cache line
 
 thread_local StateArena* current_arena = nullptr;
 
-/// Live arenas, for telling their memory from operator new's when a container frees it (only
+/// Live arenas, for telling their memory from the heap's when a container frees it (only
 /// at construction and destruction of caches: never on the per-access path).
 std::mutex registry_mutex;
 std::vector<const StateArena*>& registry() {
@@ -31,7 +33,7 @@ StateArena::StateArena(std::size_t capacity_bytes) {
   // One huge page more than needed, trimmed at both ends to 2 MiB boundaries.
   void* raw = ::mmap(nullptr, size + kHugePageBytes, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return;  // an arena of capacity 0: everything goes to operator new
+  if (raw == MAP_FAILED) return;  // an arena of capacity 0: everything goes to the heap
   const auto start = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t aligned = (start + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
   if (aligned > start) ::munmap(raw, aligned - start);
@@ -62,7 +64,9 @@ void* StateArena::take(std::size_t bytes) {
     overflowed_ = true;
     return nullptr;
   }
-  void* p = base_ + used_;
+  char* p = base_ + used_;
+  // Fresh pages of the mapping are zero; what an earlier use left before a rewind is cleared.
+  if (used_ < dirty_end_) std::memset(p, 0, std::min(rounded, dirty_end_ - used_));
   used_ += rounded;
   return p;
 }
@@ -85,7 +89,9 @@ namespace detail {
 void* state_allocate(std::size_t bytes) {
   if (current_arena != nullptr)
     if (void* p = current_arena->take(bytes)) return p;
-  return ::operator new(bytes);
+  void* p = std::calloc(1, bytes);  // zeros, like the arena's
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
 }
 
 void state_deallocate(void* p) {
@@ -94,7 +100,7 @@ void state_deallocate(void* p) {
     for (const StateArena* a : registry())
       if (a->contains(p)) return;  // freed with its arena
   }
-  ::operator delete(p);
+  std::free(p);
 }
 
 }  // namespace detail

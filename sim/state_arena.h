@@ -7,11 +7,18 @@
 ///
 /// Usage: containers of cache state are StateVector<T>; while a StateArenaScope is alive on a
 /// thread, the StateVectors that thread allocates take their memory from the scope's arena
-/// (operator new once it is full, or with no scope). Arena memory is returned all at once when
+/// (the heap once it is full, or with no scope). Arena memory is returned all at once when
 /// the arena goes, so an arena must outlive the containers it holds.
+///
+/// Memory from StateAllocator is always zero-filled, and its containers default-initialize the
+/// elements they add without a value: a StateVector of trivial zeros sized with resize() writes
+/// nothing, and its pages cost nothing until used (the L2's byte masks: 7.9 MB on an H200, used
+/// only by partial writes).
 
+#include <algorithm>
 #include <cstddef>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace gms {
@@ -24,20 +31,25 @@ class StateArena {
   StateArena(const StateArena&) = delete;
   StateArena& operator=(const StateArena&) = delete;
 
-  /// `bytes` aligned to a host cache line (so arrays share no line), or nullptr when full.
+  /// `bytes` of zeros aligned to a host cache line (so arrays share no line), or nullptr when
+  /// full.
   void* take(std::size_t bytes);
   std::size_t used() const { return used_; }
   std::size_t capacity() const { return capacity_; }
-  /// True once a request did not fit (it went to operator new).
+  /// True once a request did not fit (it went to the heap).
   bool overflowed() const { return overflowed_; }
   bool contains(const void* p) const;
   /// Makes the whole arena free again; every container in it must be gone.
-  void rewind() { used_ = 0; }
+  void rewind() {
+    dirty_end_ = std::max(dirty_end_, used_);
+    used_ = 0;
+  }
 
  private:
   char* base_ = nullptr;
   std::size_t capacity_ = 0;
   std::size_t used_ = 0;
+  std::size_t dirty_end_ = 0;  ///< bytes below it were used before a rewind (not zero any more)
   bool overflowed_ = false;
 };
 
@@ -68,6 +80,15 @@ struct StateAllocator {
   StateAllocator(const StateAllocator<U>&) {}
   T* allocate(std::size_t n) { return static_cast<T*>(detail::state_allocate(n * sizeof(T))); }
   void deallocate(T* p, std::size_t) { detail::state_deallocate(p); }
+  /// Default-initialization: the zeros of the fresh memory stay (nothing is written).
+  template <class U>
+  void construct(U* p) noexcept(noexcept(::new (static_cast<void*>(p)) U)) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
   template <class U>
   bool operator==(const StateAllocator<U>&) const {
     return true;

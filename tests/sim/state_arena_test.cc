@@ -1,5 +1,6 @@
 // The huge-page arenas of the caches' state: containers built in a scope live in them, others
-// and those that do not fit come from operator new, and every preset's L1 (at its largest) and
+// and those that do not fit come from the heap, all of it zero-filled, and every preset's L1 (at
+// its largest) and
 // L2 fit the arenas sized for them.
 #include "sim/state_arena.h"
 
@@ -30,7 +31,7 @@ TEST(StateArenaTest, ContainersBuiltInAScopeLiveInTheArenaOnCacheLines) {
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.data()) % 64, 0u);  // a's 3 bytes took a line
     EXPECT_EQ(b.back(), 2u);
     EXPECT_FALSE(arena.overflowed());
-    // Larger than what is left: operator new, and the arena says so.
+    // Larger than what is left: the heap, and the arena says so.
     StateVector<std::uint8_t> big((std::size_t{2} << 20), 3);
     EXPECT_FALSE(arena.contains(big.data()));
     EXPECT_TRUE(arena.overflowed());
@@ -52,18 +53,26 @@ TEST(StateArenaTest, ScopesNest) {
   EXPECT_TRUE(outer.contains(w.data()));
 }
 
-TEST(StateArenaTest, RewindReusesTheSpace) {
+TEST(StateArenaTest, RewindReusesTheSpaceAndResizeGivesZerosEverywhere) {
   StateArena arena(4096);
   const StateArenaScope scope(arena);
   const void* first = nullptr;
   {
-    StateVector<std::uint64_t> v(100);
+    StateVector<std::uint64_t> v(100, ~std::uint64_t{0});
     first = v.data();
   }
   EXPECT_GT(arena.used(), 0u);
   arena.rewind();
-  StateVector<std::uint64_t> w(100);
+  // The same memory again, cleared: resize() writes nothing and relies on it.
+  StateVector<std::uint64_t> w;
+  w.resize(100);
   EXPECT_EQ(w.data(), first);
+  for (std::uint64_t x : w) ASSERT_EQ(x, 0u);
+  // Past the arena's end (the heap) the memory is zero too.
+  StateVector<std::uint32_t> big;
+  big.resize(std::size_t{1} << 20);
+  EXPECT_FALSE(arena.contains(big.data()));
+  for (std::uint32_t x : big) ASSERT_EQ(x, 0u);
 }
 
 template <class Policy>
