@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/address_map.h"
+#include "sim/coalesce_memo.h"
 #include "sim/coalescer.h"
 #include "sim/dram_model.h"
 #include "sim/error.h"
@@ -167,7 +168,10 @@ class Replayer {
         c->ideal_wavefronts += b.ideal_wavefronts;
       }
     } else {
-      coalescer_.coalesce(w, access_);
+      if (!memo_.lookup(r, w, access_)) {
+        coalescer_.coalesce(w, access_);
+        memo_.store(r, w, access_);
+      }
       const CoalescedAccess& a = access_;
       traffic_.sm_l1_sectors[sm] += a.sectors;
       if (!is_store(w.op)) ++traffic_.load_requests;  // loads and atomics wait for their data
@@ -268,6 +272,7 @@ class Replayer {
   std::vector<std::uint64_t> cold_slices_;
   InstrTable rows_;
   CoalescedAccess access_;
+  CoalesceMemo memo_;  ///< per instruction row: the last strided shape and its result
   std::optional<KernelStats> cold_, cached_;
 };
 

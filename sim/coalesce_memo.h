@@ -1,0 +1,113 @@
+#pragma once
+/// Reuses the coalescer's result for strided warp instructions of a shape seen before. A strided
+/// record's lines, sectors and byte masks depend only on its operation, access size, active
+/// lanes, stride and where its first active lane falls inside a 128-byte line: two records that
+/// agree on those and whose bases differ by a multiple of 128 bytes coalesce to the same result,
+/// every line shifted by that difference (sectors, segments and lines are all aligned inside
+/// 128 bytes). A regular kernel repeats a few shapes millions of times; the memo turns each
+/// repeat into a compare and a copy of a few lines instead of a walk over its byte ranges.
+///
+/// One entry per slot, direct-mapped on the caller's key (the instruction's row), holding up to
+/// kMaxLines lines; records whose addresses could wrap past the top of the address space (where
+/// the coalescer clips ranges, so results do not shift) are never memoized.
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
+#include "sim/coalescer.h"
+
+namespace gms {
+
+class CoalesceMemo {
+ public:
+  static constexpr std::uint32_t kSlots = 64;
+  static constexpr std::uint32_t kMaxLines = 8;
+
+  /// Fills `out` from the memo and returns true when slot `key` holds `w`'s shape.
+  bool lookup(std::uint32_t key, const WarpInstr& w, CoalescedAccess& out) const {
+    Addr base_line;
+    if (!memoizable(w, base_line)) return false;
+    const Entry& e = slots_[key % kSlots];
+    if (!e.valid || !same_shape(e, w)) return false;
+    out.active_threads = e.counts.active_threads;
+    out.bytes_requested = e.counts.bytes_requested;
+    out.bytes_distinct = e.counts.bytes_distinct;
+    out.sectors = e.counts.sectors;
+    out.transactions = e.counts.transactions;
+    out.lines = e.counts.lines;
+    out.segment_bytes = e.counts.segment_bytes;
+    for (std::uint32_t i = 0; i < e.counts.lines; ++i) {
+      out.line_list[i] = e.lines[i];
+      out.line_list[i].line_addr += base_line;  // stored relative to the base's line
+    }
+    return true;
+  }
+
+  /// Remembers `a`, the coalescer's result for `w`, in slot `key` (when `w` qualifies).
+  void store(std::uint32_t key, const WarpInstr& w, const CoalescedAccess& a) {
+    Addr base_line;
+    if (!memoizable(w, base_line) || a.lines > kMaxLines) return;
+    Entry& e = slots_[key % kSlots];
+    e.valid = true;
+    e.op = w.op;
+    e.size = w.size;
+    e.mask = w.mask;
+    e.stride = w.stride;
+    e.offset = first_address(w) & (kLineBytes - 1);
+    e.counts.active_threads = a.active_threads;
+    e.counts.bytes_requested = a.bytes_requested;
+    e.counts.bytes_distinct = a.bytes_distinct;
+    e.counts.sectors = a.sectors;
+    e.counts.transactions = a.transactions;
+    e.counts.lines = a.lines;
+    e.counts.segment_bytes = a.segment_bytes;
+    for (std::uint32_t i = 0; i < a.lines; ++i) {
+      e.lines[i] = a.line_list[i];
+      e.lines[i].line_addr -= base_line;
+    }
+  }
+
+ private:
+  struct Counts {
+    std::uint32_t active_threads, bytes_requested, bytes_distinct, sectors, transactions, lines,
+        segment_bytes;
+  };
+  struct Entry {
+    bool valid = false;
+    Op op{};
+    std::uint8_t size = 0;
+    LaneMask mask = 0;
+    std::int64_t stride = 0;
+    Addr offset = 0;  ///< the first active lane's address mod 128
+    Counts counts{};
+    std::array<LineAccess, kMaxLines> lines{};
+  };
+
+  /// Lane indices masked to 0-31: the mask is never 0 (readers reject such records).
+  static Addr first_address(const WarpInstr& w) {
+    return w.addr[static_cast<unsigned>(std::countr_zero(w.mask)) & 31u];
+  }
+
+  /// A strided record whose first and last active lanes lie below 2^63 with a stride under 2^32
+  /// in magnitude: no lane's access can wrap past 2^64, so its result shifts with its base.
+  static bool memoizable(const WarpInstr& w, Addr& base_line) {
+    if (!w.strided || w.stride >= (std::int64_t{1} << 32) || w.stride <= -(std::int64_t{1} << 32))
+      return false;
+    const Addr first = first_address(w);
+    const Addr last = w.addr[(31u - static_cast<unsigned>(std::countl_zero(w.mask))) & 31u];
+    if ((first | last) >> 63) return false;
+    base_line = first & ~Addr{kLineBytes - 1};
+    return true;
+  }
+
+  static bool same_shape(const Entry& e, const WarpInstr& w) {
+    return e.mask == w.mask && e.stride == w.stride && e.op == w.op && e.size == w.size &&
+           e.offset == (first_address(w) & (kLineBytes - 1));
+  }
+
+  std::array<Entry, kSlots> slots_{};
+};
+
+}  // namespace gms
