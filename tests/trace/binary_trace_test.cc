@@ -150,6 +150,43 @@ TEST(BinaryTraceTest, CorruptBlockNamesBlockAndOffset) {
                       gmt.str() + ": corrupt block 1 at byte offset 16:");
 }
 
+TEST(BinaryTraceTest, StridedRecordWhoseLanesWrapIsRejected) {
+  // A valid record (lane 0 at 0x40, stride 4), its stride then patched to -4 inside the block:
+  // lane 31 would sit below address 0. Such a record is not in address order, and the
+  // coalescer must never see it: the reader rejects it, as the text format does.
+  TempPath gmt(".gmt");
+  Trace t;
+  t.kernels.push_back(KernelInfo{});
+  WarpInstr r;
+  r.mask = 0xffffffffu;
+  r.strided = true;
+  r.stride = 4;
+  for (int lane = 0; lane < kWarpSize; ++lane) r.addr[lane] = 0x40 + 4u * lane;
+  t.records.push_back({r});
+  write_trace(gmt.str(), t);
+  std::string bytes = read_bytes(gmt.str());
+  GmtBlockHeader h;
+  const std::size_t at = sizeof(GmtFileHeader);
+  std::memcpy(&h, bytes.data() + at, sizeof h);
+  std::string raw(h.raw_bytes, '\0');
+  ASSERT_EQ(
+      ZSTD_decompress(raw.data(), raw.size(), bytes.data() + at + sizeof h, h.compressed_bytes),
+      raw.size());
+  // The record ends with zigzag varints of the base (0x40 -> 80 01) and the stride (4 -> 08).
+  const std::size_t stride_at = raw.rfind(std::string("\x80\x01\x08", 3));
+  ASSERT_EQ(stride_at + 3, raw.size());
+  raw[stride_at + 2] = 0x07;  // zigzag of -4
+  std::string packed(ZSTD_compressBound(raw.size()), '\0');
+  packed.resize(ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 1));
+  h.compressed_bytes = static_cast<std::uint32_t>(packed.size());
+  std::string patched = bytes.substr(0, at) + std::string(reinterpret_cast<char*>(&h), sizeof h) +
+                        packed +
+                        bytes.substr(bytes.size() - sizeof(GmtBlockHeader));  // the end block
+  write_bytes(gmt.str(), patched);
+  GMS_EXPECT_CONTAINS(error_of([&] { read_trace(gmt.str()); }),
+                      gmt.str() + ": corrupt block 1 at byte offset 16: bad record 1 of the file");
+}
+
 TEST(BinaryTraceTest, CorruptBlockHeaderIsRejected) {
   TempPath gmt(".gmt");
   write_synthetic_file(gmt.str(), SyntheticPattern::UnitStride, 1000);
