@@ -35,6 +35,11 @@ class L1Cache {
                              cfg.line_bytes / cfg.sector_bytes},
                std::move(policy)) {}
 
+  /// The largest capacity any kernel's carve-out leaves this L1.
+  static std::uint64_t largest_capacity_bytes(const L1Config& cfg) {
+    return std::uint64_t{std::max(cfg.unified_kb, cfg.size_kb)} * 1024;
+  }
+
   /// An upper bound of the bytes of state (tags, valid masks, replacement state) of an L1 of
   /// `capacity_bytes`, for sizing a StateArena.
   static std::size_t state_bytes(const L1Config& cfg, std::uint64_t capacity_bytes) {

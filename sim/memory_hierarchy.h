@@ -3,7 +3,6 @@
 /// coalescer's lines. Built once per run from SimConfig; the replacement policies are template
 /// parameters, chosen once for the whole run (see with_policies).
 
-#include <algorithm>
 #include <bit>
 #include <memory>
 #include <vector>
@@ -35,8 +34,7 @@ class MemoryHierarchy {
   explicit MemoryHierarchy(const SimConfig& cfg)
       : cfg_(cfg),
         l1_arena_(cfg.gpu.sm_count *
-                  L1Cache<L1P>::state_bytes(
-                      cfg.l1, std::uint64_t{std::max(cfg.l1.unified_kb, cfg.l1.size_kb)} * 1024)),
+                  L1Cache<L1P>::state_bytes(cfg.l1, L1Cache<L1P>::largest_capacity_bytes(cfg.l1))),
         l1_(cfg.gpu.sm_count),
         dram_(cfg.dram) {
     std::vector<L2P> policies;

@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 
@@ -77,7 +76,7 @@ TEST(StateArenaTest, RewindReusesTheSpaceAndResizeGivesZerosEverywhere) {
 
 template <class Policy>
 bool l1_state_fits(const L1Config& cfg) {
-  const std::uint64_t bytes = std::uint64_t{std::max(cfg.unified_kb, cfg.size_kb)} * 1024;
+  const std::uint64_t bytes = L1Cache<Policy>::largest_capacity_bytes(cfg);
   StateArena arena(L1Cache<Policy>::state_bytes(cfg, bytes));
   const StateArenaScope scope(arena);
   const L1Cache<Policy> l1(cfg, bytes, Policy{});
