@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/error.h"
+#include "trace/record_util.h"
 
 namespace gms::trace {
 
@@ -43,10 +44,8 @@ inline const std::uint8_t* decode_record(const std::uint8_t* p, detail::DeltaSta
     const std::uint64_t base = slot + static_cast<std::uint64_t>(unzigzag(get_varint(p, bad)));
     const std::int64_t stride = unzigzag(get_varint(p, bad));
     // Lanes past 2^64 or below 0 are corrupt (the writers store such records as lists, and the
-    // text format rejects them); a wrapped "strided" record is not in address order.
-    const __int128 last = static_cast<__int128>(base) +
-                          static_cast<__int128>(31 - std::countl_zero(mask)) * stride;
-    if (last < 0 || last > static_cast<__int128>(~std::uint64_t{0})) bad = true;
+    // text format rejects them).
+    if (!detail::strided_lanes_fit(base, stride, mask)) bad = true;
     slot = base;
     r.strided = true;
     r.stride = stride;

@@ -1,5 +1,5 @@
 #pragma once
-/// Small helpers on WarpInstr shared by the trace writers.
+/// Small helpers on WarpInstr shared by the trace readers and writers.
 
 #include <bit>
 #include <cstdint>
@@ -8,6 +8,14 @@
 #include "sim/records.h"
 
 namespace gms::trace::detail {
+
+/// True when every lane up to the last active one of `mask`, at base + lane * stride, lies in
+/// [0, 2^64): a strided record that wraps is not in address order, and readers reject it.
+inline bool strided_lanes_fit(std::uint64_t base, std::int64_t stride, LaneMask mask) {
+  const __int128 last =
+      static_cast<__int128>(base) + static_cast<__int128>(31 - std::countl_zero(mask)) * stride;
+  return last >= 0 && last <= static_cast<__int128>(std::numeric_limits<std::uint64_t>::max());
+}
 
 /// For a record flagged `strided`, computes BASE (the address of lane 0) so that every active
 /// lane i holds exactly BASE + i * stride, with BASE and all lane addresses in [0, 2^64). Returns

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "sim/error.h"
+#include "trace/record_util.h"
 
 namespace gms::trace::detail {
 
@@ -106,10 +107,9 @@ void parse_strided(std::string_view tok, const LineContext& ctx, WarpInstr& out)
   std::int64_t stride = 0;
   if (!parse_dec(std::string_view(p + 1, static_cast<std::size_t>(end - p - 1)), stride))
     line_fail(ctx, "bad stride in '{}' (expected a signed decimal byte count)", shown(tok));
-  int last_lane = 31 - std::countl_zero(out.mask);
-  __int128 last = static_cast<__int128>(base) + static_cast<__int128>(last_lane) * stride;
-  if (last < 0 || last > static_cast<__int128>(std::numeric_limits<std::uint64_t>::max()))
-    line_fail(ctx, "address of lane {} in '{}' overflows 64 bits", last_lane, shown(tok));
+  if (!detail::strided_lanes_fit(base, stride, out.mask))
+    line_fail(ctx, "address of lane {} in '{}' overflows 64 bits", 31 - std::countl_zero(out.mask),
+              shown(tok));
   out.strided = true;
   out.stride = stride;
   for (LaneMask m = out.mask; m != 0; m &= m - 1) {
