@@ -27,10 +27,11 @@ class CoalesceMemo {
 
   /// Fills `out` from the memo and returns true when slot `key` holds `w`'s shape.
   bool lookup(std::uint32_t key, const WarpInstr& w, CoalescedAccess& out) const {
-    Addr base_line;
-    if (!memoizable(w, base_line)) return false;
+    Addr first;
+    if (!memoizable(w, first)) return false;
     const Entry& e = slots_[key % kSlots];
-    if (!e.valid || !same_shape(e, w)) return false;
+    if (!e.valid || !same_shape(e, w, first)) return false;
+    const Addr base_line = first & ~Addr{kLineBytes - 1};
     out.active_threads = e.counts.active_threads;
     out.bytes_requested = e.counts.bytes_requested;
     out.bytes_distinct = e.counts.bytes_distinct;
@@ -47,15 +48,16 @@ class CoalesceMemo {
 
   /// Remembers `a`, the coalescer's result for `w`, in slot `key` (when `w` qualifies).
   void store(std::uint32_t key, const WarpInstr& w, const CoalescedAccess& a) {
-    Addr base_line;
-    if (!memoizable(w, base_line) || a.lines > kMaxLines) return;
+    Addr first;
+    if (!memoizable(w, first) || a.lines > kMaxLines) return;
+    const Addr base_line = first & ~Addr{kLineBytes - 1};
     Entry& e = slots_[key % kSlots];
     e.valid = true;
     e.op = w.op;
     e.size = w.size;
     e.mask = w.mask;
     e.stride = w.stride;
-    e.offset = first_address(w) & (kLineBytes - 1);
+    e.offset = first & (kLineBytes - 1);
     e.counts.active_threads = a.active_threads;
     e.counts.bytes_requested = a.bytes_requested;
     e.counts.bytes_distinct = a.bytes_distinct;
@@ -85,26 +87,21 @@ class CoalesceMemo {
     std::array<LineAccess, kMaxLines> lines{};
   };
 
-  /// Lane indices masked to 0-31: the mask is never 0 (readers reject such records).
-  static Addr first_address(const WarpInstr& w) {
-    return w.addr[static_cast<unsigned>(std::countr_zero(w.mask)) & 31u];
-  }
-
   /// A strided record whose first and last active lanes lie below 2^63 with a stride under 2^32
   /// in magnitude: no lane's access can wrap past 2^64, so its result shifts with its base.
-  static bool memoizable(const WarpInstr& w, Addr& base_line) {
+  /// `first` is the first active lane's address. (Lane indices are masked to 0-31: the mask is
+  /// never 0, readers reject such records.)
+  static bool memoizable(const WarpInstr& w, Addr& first) {
     if (!w.strided || w.stride >= (std::int64_t{1} << 32) || w.stride <= -(std::int64_t{1} << 32))
       return false;
-    const Addr first = first_address(w);
+    first = w.addr[static_cast<unsigned>(std::countr_zero(w.mask)) & 31u];
     const Addr last = w.addr[(31u - static_cast<unsigned>(std::countl_zero(w.mask))) & 31u];
-    if ((first | last) >> 63) return false;
-    base_line = first & ~Addr{kLineBytes - 1};
-    return true;
+    return ((first | last) >> 63) == 0;
   }
 
-  static bool same_shape(const Entry& e, const WarpInstr& w) {
+  static bool same_shape(const Entry& e, const WarpInstr& w, Addr first) {
     return e.mask == w.mask && e.stride == w.stride && e.op == w.op && e.size == w.size &&
-           e.offset == (first_address(w) & (kLineBytes - 1));
+           e.offset == (first & (kLineBytes - 1));
   }
 
   std::array<Entry, kSlots> slots_{};
