@@ -25,22 +25,51 @@ class CoalesceMemo {
   static constexpr std::uint32_t kSlots = 64;
   static constexpr std::uint32_t kMaxLines = 8;
 
+  struct Counts {
+    std::uint32_t active_threads, bytes_requested, bytes_distinct, sectors, transactions, lines,
+        segment_bytes;
+  };
+  /// One remembered shape and its result, lines relative to the line of the first active lane.
+  struct Entry {
+    bool valid = false;
+    Op op{};
+    std::uint8_t size = 0;
+    LaneMask mask = 0;
+    std::int64_t stride = 0;
+    Addr offset = 0;  ///< the first active lane's address mod 128
+    Counts counts{};
+    std::array<LineAccess, kMaxLines> lines{};
+  };
+
+  /// The slot that caller key `key` maps to.
+  static std::uint32_t slot_of(std::uint32_t key) { return key % kSlots; }
+  const Entry& entry(std::uint32_t slot) const { return slots_[slot]; }
+
+  /// The entry of slot `key` when it holds `w`'s shape, else nullptr; `base_line` is then the
+  /// line of `w`'s first active lane, to add to the entry's line addresses.
+  const Entry* find(std::uint32_t key, const WarpInstr& w, Addr& base_line) const {
+    Addr first;
+    if (!memoizable(w, first)) return nullptr;
+    const Entry& e = slots_[slot_of(key)];
+    if (!e.valid || !same_shape(e, w, first)) return nullptr;
+    base_line = first & ~Addr{kLineBytes - 1};
+    return &e;
+  }
+
   /// Fills `out` from the memo and returns true when slot `key` holds `w`'s shape.
   bool lookup(std::uint32_t key, const WarpInstr& w, CoalescedAccess& out) const {
-    Addr first;
-    if (!memoizable(w, first)) return false;
-    const Entry& e = slots_[key % kSlots];
-    if (!e.valid || !same_shape(e, w, first)) return false;
-    const Addr base_line = first & ~Addr{kLineBytes - 1};
-    out.active_threads = e.counts.active_threads;
-    out.bytes_requested = e.counts.bytes_requested;
-    out.bytes_distinct = e.counts.bytes_distinct;
-    out.sectors = e.counts.sectors;
-    out.transactions = e.counts.transactions;
-    out.lines = e.counts.lines;
-    out.segment_bytes = e.counts.segment_bytes;
-    for (std::uint32_t i = 0; i < e.counts.lines; ++i) {
-      out.line_list[i] = e.lines[i];
+    Addr base_line;
+    const Entry* e = find(key, w, base_line);
+    if (e == nullptr) return false;
+    out.active_threads = e->counts.active_threads;
+    out.bytes_requested = e->counts.bytes_requested;
+    out.bytes_distinct = e->counts.bytes_distinct;
+    out.sectors = e->counts.sectors;
+    out.transactions = e->counts.transactions;
+    out.lines = e->counts.lines;
+    out.segment_bytes = e->counts.segment_bytes;
+    for (std::uint32_t i = 0; i < e->counts.lines; ++i) {
+      out.line_list[i] = e->lines[i];
       out.line_list[i].line_addr += base_line;  // stored relative to the base's line
     }
     return true;
@@ -51,7 +80,7 @@ class CoalesceMemo {
     Addr first;
     if (!memoizable(w, first) || a.lines > kMaxLines) return;
     const Addr base_line = first & ~Addr{kLineBytes - 1};
-    Entry& e = slots_[key % kSlots];
+    Entry& e = slots_[slot_of(key)];
     e.valid = true;
     e.op = w.op;
     e.size = w.size;
@@ -72,21 +101,6 @@ class CoalesceMemo {
   }
 
  private:
-  struct Counts {
-    std::uint32_t active_threads, bytes_requested, bytes_distinct, sectors, transactions, lines,
-        segment_bytes;
-  };
-  struct Entry {
-    bool valid = false;
-    Op op{};
-    std::uint8_t size = 0;
-    LaneMask mask = 0;
-    std::int64_t stride = 0;
-    Addr offset = 0;  ///< the first active lane's address mod 128
-    Counts counts{};
-    std::array<LineAccess, kMaxLines> lines{};
-  };
-
   /// A strided record whose first and last active lanes lie below 2^63 with a stride under 2^32
   /// in magnitude: no lane's access can wrap past 2^64, so its result shifts with its base.
   /// `first` is the first active lane's address. (Lane indices are masked to 0-31: the mask is

@@ -1,8 +1,10 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "sim/address_map.h"
@@ -27,9 +29,25 @@ constexpr std::size_t kReadAheadRecords = 4096;
 /// records are still in the core's L1 cache when they are replayed.
 constexpr std::size_t kDirectRecords = 64;
 
+/// The coalescing counts of one execution of a global, local or atomic instruction, both modes.
+/// `Counts` is a CoalescedAccess or a CoalesceMemo::Counts (the same fields).
+template <class Counts>
+void charge_access(const Counts& a, AccessCounters& c) {
+  c.instructions += 1;
+  c.requests += 1;
+  c.active_threads += a.active_threads;
+  c.bytes_requested += a.bytes_requested;
+  c.bytes_distinct += a.bytes_distinct;
+  c.sectors += a.sectors;
+  c.transactions += a.transactions;
+  c.lines += a.lines;
+  c.bytes_fetched += std::uint64_t{a.transactions} * a.segment_bytes;
+}
+
 /// The cold model's hierarchy counters: every transaction misses everywhere, so L1 misses = L2
 /// read sectors = sectors, and DRAM bytes = transactions x segment size.
-void charge_cold_hierarchy(Op op, const CoalescedAccess& a, AccessCounters& c) {
+template <class Counts>
+void charge_cold_hierarchy(Op op, const Counts& a, AccessCounters& c) {
   const std::uint64_t bytes = std::uint64_t{a.transactions} * a.segment_bytes;
   switch (op) {
     case Op::LDG:
@@ -122,6 +140,7 @@ class Replayer {
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->begin_kernel(*cached_);
       for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch())
         for (const WarpInstr& w : batch) add(w);
+      for (std::uint32_t slot = 0; slot < CoalesceMemo::kSlots; ++slot) charge_pending(slot);
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->end_kernel();
       DramTraffic cold_dram = cold_dram_.finish();
       for (auto* k : {&cold_, &cached_}) {
@@ -168,27 +187,28 @@ class Replayer {
         c->ideal_wavefronts += b.ideal_wavefronts;
       }
     } else {
-      if (!memo_.lookup(r, w, access_)) {
+      if constexpr (std::is_void_v<Hierarchy>) {  // a cold-only replay
+        const std::uint32_t slot = CoalesceMemo::slot_of(r);
+        Addr base_line;
+        if (const CoalesceMemo::Entry* e = memo_.find(r, w, base_line)) {
+          charge_cold_repeat(*e, slot, r, sm, base_line);
+          return;
+        }
+        charge_pending(slot);  // its entry is about to change
+        coalescer_.coalesce(w, access_);
+        memo_.store(r, w, access_);
+      } else if (!memo_.lookup(r, w, access_)) {
         coalescer_.coalesce(w, access_);
         memo_.store(r, w, access_);
       }
       const CoalescedAccess& a = access_;
       traffic_.sm_l1_sectors[sm] += a.sectors;
       if (!is_store(w.op)) ++traffic_.load_requests;  // loads and atomics wait for their data
-      for (AccessCounters* c : {cold, cached}) {
-        if (c == nullptr) continue;
-        c->instructions += 1;
-        c->requests += 1;
-        c->active_threads += a.active_threads;
-        c->bytes_requested += a.bytes_requested;
-        c->bytes_distinct += a.bytes_distinct;
-        c->sectors += a.sectors;
-        c->transactions += a.transactions;
-        c->lines += a.lines;
-        c->bytes_fetched += std::uint64_t{a.transactions} * a.segment_bytes;
-      }
+      for (AccessCounters* c : {cold, cached})
+        if (c != nullptr) charge_access(a, *c);
       if (cold) {
-        charge_cold_traffic(w.op, a);
+        charge_cold_traffic(w.op, {a.line_list.data(), a.lines}, 0, a.transactions,
+                            a.segment_bytes);
         charge_cold_hierarchy(w.op, a, *cold);
       }
       if constexpr (!std::is_void_v<Hierarchy>)
@@ -198,9 +218,38 @@ class Replayer {
     if (cached_) ++cached_->records;
   }
 
-  /// Cold mode: every sector goes to L2, every transaction to DRAM.
-  void charge_cold_traffic(Op op, const CoalescedAccess& a) {
-    const std::uint32_t seg = a.segment_bytes;
+  /// A cold-only replay of a record whose shape memo entry `e` (slot `slot`) holds: the unit
+  /// traffic is charged now, the row's counters later, all repeats at once (charge_pending).
+  void charge_cold_repeat(const CoalesceMemo::Entry& e, std::uint32_t slot, std::uint32_t row,
+                          std::uint32_t sm, Addr base_line) {
+    PendingRepeats& p = pending_[slot];
+    if (p.count != 0 && p.row != row) charge_pending(slot);
+    p.row = row;
+    ++p.count;
+    traffic_.sm_l1_sectors[sm] += e.counts.sectors;
+    if (!is_store(e.op)) ++traffic_.load_requests;
+    charge_cold_traffic(e.op, {e.lines.data(), e.counts.lines}, base_line, e.counts.transactions,
+                        e.counts.segment_bytes);
+    ++cold_->records;
+  }
+
+  /// Charges the repeats of memo slot `slot` not yet in their row's counters: every repeat of
+  /// an entry adds the same counts, so n of them are one multiply-add per counter.
+  void charge_pending(std::uint32_t slot) {
+    PendingRepeats& p = pending_[slot];
+    if (p.count == 0) return;
+    const CoalesceMemo::Entry& e = memo_.entry(slot);
+    AccessCounters once;
+    charge_access(e.counts, once);
+    charge_cold_hierarchy(e.op, e.counts, once);
+    cold_->instructions[p.row].c.add_scaled(once, p.count);
+    p.count = 0;
+  }
+
+  /// Cold mode: every sector of `lines` (each at its line_addr + `offset`) goes to L2, every
+  /// transaction (`transactions` of `seg` bytes in all) to DRAM.
+  void charge_cold_traffic(Op op, std::span<const LineAccess> lines, Addr offset,
+                           std::uint32_t transactions, std::uint32_t seg) {
     const bool write = is_store(op);
     if (line_per_channel_ && !cold_dram_.row_model()) {
       // The common case, kept free of read-modify-writes of one total per line: each line adds
@@ -209,12 +258,12 @@ class Replayer {
       // the cold random trace replayed 10% slower.
       std::uint64_t* slice_sectors = cold_slices_.data();
       auto each_line = [&]<bool kSameMap>() {
-        for (std::uint32_t i = 0; i < a.lines; ++i) {
-          const LineAccess& la = a.line_list[i];
-          const std::uint32_t slice = slices_.unit_of(la.line_addr);
+        for (const LineAccess& la : lines) {
+          const Addr line_addr = la.line_addr + offset;
+          const std::uint32_t slice = slices_.unit_of(line_addr);
           slice_sectors[slice] += static_cast<std::uint64_t>(std::popcount(la.sector_mask));
           cold_dram_.add_channel_bytes(
-              kSameMap ? slice : cold_dram_.channel_map().unit_of(la.line_addr),
+              kSameMap ? slice : cold_dram_.channel_map().unit_of(line_addr),
               coalescer_.line_transactions(op, la.sector_mask) * seg);
         }
       };
@@ -223,25 +272,25 @@ class Replayer {
       else
         each_line.template operator()<false>();
       // The lines' transactions add up to the access's.
-      const std::uint64_t total = std::uint64_t{a.transactions} * seg;
+      const std::uint64_t total = std::uint64_t{transactions} * seg;
       cold_dram_.add_total_bytes(total, write);
       return;
     }
-    for (std::uint32_t i = 0; i < a.lines; ++i) {
-      const LineAccess& la = a.line_list[i];
-      const std::uint32_t slice = slices_.unit_of(la.line_addr);
+    for (const LineAccess& la : lines) {
+      const Addr line_addr = la.line_addr + offset;
+      const std::uint32_t slice = slices_.unit_of(line_addr);
       cold_slices_[slice] += static_cast<std::uint64_t>(std::popcount(la.sector_mask));
       if (line_per_channel_) {
         // A line lies in one channel when the interleave is at least a line: one access for it.
         cold_dram_.access_channel(
-            slice_is_channel_ ? slice : cold_dram_.channel_map().unit_of(la.line_addr),
-            la.line_addr, coalescer_.line_transactions(op, la.sector_mask) * seg, write);
+            slice_is_channel_ ? slice : cold_dram_.channel_map().unit_of(line_addr), line_addr,
+            coalescer_.line_transactions(op, la.sector_mask) * seg, write);
         continue;
       }
       const auto unit_sectors = static_cast<std::uint8_t>((1u << (seg / kSectorBytes)) - 1);
       for (std::uint32_t off = 0; off < kLineBytes; off += seg)
         if (la.sector_mask & (unit_sectors << (off / kSectorBytes)))
-          cold_dram_.access(la.line_addr + off, seg, write);
+          cold_dram_.access(line_addr + off, seg, write);
     }
   }
 
@@ -273,6 +322,13 @@ class Replayer {
   InstrTable rows_;
   CoalescedAccess access_;
   CoalesceMemo memo_;  ///< per instruction row: the last strided shape and its result
+  /// Cold-only replays: per memo slot, the repeats of its entry (all by one row) whose counters
+  /// are not yet in that row.
+  struct PendingRepeats {
+    std::uint32_t row = 0;
+    std::uint64_t count = 0;
+  };
+  std::array<PendingRepeats, CoalesceMemo::kSlots> pending_{};
   std::optional<KernelStats> cold_, cached_;
 };
 

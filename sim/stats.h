@@ -45,6 +45,13 @@ struct AccessCounters {
     for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
     return *this = std::bit_cast<AccessCounters>(a);
   }
+  /// Adds `n` times `o` (n executions with the same counts at once).
+  void add_scaled(const AccessCounters& o, std::uint64_t n) {
+    auto a = std::bit_cast<Fields>(*this);
+    const auto b = std::bit_cast<Fields>(o);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i] * n;
+    *this = std::bit_cast<AccessCounters>(a);
+  }
   friend AccessCounters operator-(AccessCounters a, const AccessCounters& b) {
     auto x = std::bit_cast<Fields>(a);
     const auto y = std::bit_cast<Fields>(b);
