@@ -22,9 +22,11 @@ constexpr std::uint64_t kCheapRecordBytes = 48;
 
 /// Decodes one record at `p` into `r`; returns the end. Reads at most kGmtMaxRecordBytes (the
 /// block buffer is padded); malformed input sets `bad` or runs past the block end, which the
-/// caller checks. Works on locals so that stores into `r` do not force reloads of `p`.
-inline const std::uint8_t* decode_record(const std::uint8_t* p, detail::DeltaState& s, WarpInstr& r,
-                                         bool& bad) {
+/// caller checks. Works on locals so that stores into `r` do not force reloads of `p`. Inlined
+/// into the batch loop: as a call, its register saves were 19 of ~185 instructions per record.
+[[gnu::always_inline]] inline const std::uint8_t* decode_record(const std::uint8_t* p,
+                                                                detail::DeltaState& s, WarpInstr& r,
+                                                                bool& bad) {
   const unsigned head = *p++;
   const auto inst = static_cast<std::uint32_t>(get_varint(p, bad));
   s.prev_sm1 += static_cast<std::uint32_t>(unzigzag(get_varint(p, bad)));
