@@ -2,6 +2,7 @@
 /// The plain structs that flow from trace readers into the simulator.
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -49,5 +50,23 @@ struct WarpInstr {
 
   friend bool operator==(const WarpInstr&, const WarpInstr&) = default;
 };
+
+/// Writes every lane of a strided record from `base`, lane 0's address: active lane i holds
+/// base + i * stride, inactive lanes 0 (all arithmetic wraps).
+inline void fill_strided_lanes(WarpInstr& w, Addr base) {
+  const auto stride = static_cast<std::uint64_t>(w.stride);
+  if (w.mask == 0xffffffffu) {
+    for (unsigned i = 0; i < kWarpSize; ++i, base += stride) w.addr[i] = base;
+  } else {
+    for (unsigned i = 0; i < kWarpSize; ++i) w.addr[i] = (w.mask >> i & 1) ? base + i * stride : 0;
+  }
+}
+
+/// Completes a strided record whose reader wrote only its first and last active lanes
+/// (TraceReader::set_partial_strided_lanes).
+inline void complete_strided_lanes(WarpInstr& w) {
+  const auto first = static_cast<unsigned>(std::countr_zero(w.mask)) & 31u;
+  fill_strided_lanes(w, w.addr[first] - first * static_cast<std::uint64_t>(w.stride));
+}
 
 }  // namespace gms

@@ -98,6 +98,15 @@ class Replayer {
       trace::ReadAhead ahead(reader, kReadAheadRecords);
       replay_from(ahead, out);
     } else {
+      // Records replayed on this thread may come with partial strided lanes (add() completes
+      // them when it needs them): a regular .gmt stream's records mostly repeat a memoized shape.
+      struct PartialLanes {
+        trace::TraceReader& r;
+        explicit PartialLanes(trace::TraceReader& reader) : r(reader) {
+          r.set_partial_strided_lanes(true);
+        }
+        ~PartialLanes() { r.set_partial_strided_lanes(false); }
+      } partial(reader);
       DirectBatches direct{reader, std::vector<WarpInstr>(kDirectRecords)};
       replay_from(direct, out);
     }
@@ -110,7 +119,7 @@ class Replayer {
     trace::TraceReader& reader;
     std::vector<WarpInstr> batch;
     bool next_kernel(KernelInfo& k) { return reader.next_kernel(k); }
-    std::span<const WarpInstr> next_batch() { return {batch.data(), reader.read(batch)}; }
+    std::span<WarpInstr> next_batch() { return {batch.data(), reader.read(batch)}; }
   };
 
   template <class Batches>
@@ -139,7 +148,7 @@ class Replayer {
       cold_slices_.assign(cfg_.l2.slices, 0);
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->begin_kernel(*cached_);
       for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch())
-        for (const WarpInstr& w : batch) add(w);
+        for (auto& w : batch) add(w);
       for (std::uint32_t slot = 0; slot < CoalesceMemo::kSlots; ++slot) charge_pending(slot);
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->end_kernel();
       DramTraffic cold_dram = cold_dram_.finish();
@@ -160,7 +169,15 @@ class Replayer {
     }
   }
 
-  void add(const WarpInstr& w) {
+  /// Replays one record. `Record` is WarpInstr for records read on this thread, whose strided
+  /// lanes may be partial (completed here before any use but the memo's), or const WarpInstr
+  /// for complete ones.
+  template <class Record>
+  void add(Record& w) {
+    auto complete_lanes = [&] {
+      if constexpr (!std::is_const_v<Record>)
+        if (w.strided) complete_strided_lanes(w);
+    };
     bool created = false;
     const std::uint32_t r = rows_.row(w, created);
     if (created) {
@@ -174,6 +191,7 @@ class Replayer {
     AccessCounters* cold = cold_ ? &cold_->instructions[r].c : nullptr;
     AccessCounters* cached = cached_ ? &cached_->instructions[r].c : nullptr;
     if (is_shared(w.op)) {
+      complete_lanes();
       const BankAccess b = arbiter_.arbitrate(w);
       const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
       traffic_.sm_shared_wavefronts[sm] += b.wavefronts;
@@ -195,9 +213,11 @@ class Replayer {
           return;
         }
         charge_pending(slot);  // its entry is about to change
+        complete_lanes();
         coalescer_.coalesce(w, access_);
         memo_.store(r, w, access_);
       } else if (!memo_.lookup(r, w, access_)) {
+        complete_lanes();
         coalescer_.coalesce(w, access_);
         memo_.store(r, w, access_);
       }

@@ -22,11 +22,13 @@ constexpr std::uint64_t kCheapRecordBytes = 48;
 
 /// Decodes one record at `p` into `r`; returns the end. Reads at most kGmtMaxRecordBytes (the
 /// block buffer is padded); malformed input sets `bad` or runs past the block end, which the
-/// caller checks. Works on locals so that stores into `r` do not force reloads of `p`. Inlined
-/// into the batch loop: as a call, its register saves were 19 of ~185 instructions per record.
+/// caller checks. With `partial`, a strided record gets only its first and last active lanes
+/// (TraceReader::set_partial_strided_lanes). Works on locals so that stores into `r` do not
+/// force reloads of `p`. Inlined into the batch loop: as a call, its register saves were 19 of
+/// ~185 instructions per record.
 [[gnu::always_inline]] inline const std::uint8_t* decode_record(const std::uint8_t* p,
                                                                 detail::DeltaState& s, WarpInstr& r,
-                                                                bool& bad) {
+                                                                bool partial, bool& bad) {
   const unsigned head = *p++;
   const auto inst = static_cast<std::uint32_t>(get_varint(p, bad));
   s.prev_sm1 += static_cast<std::uint32_t>(unzigzag(get_varint(p, bad)));
@@ -51,12 +53,13 @@ constexpr std::uint64_t kCheapRecordBytes = 48;
     slot = base;
     r.strided = true;
     r.stride = stride;
-    const auto ustride = static_cast<std::uint64_t>(stride);
-    if (mask == 0xffffffffu) {
-      std::uint64_t a = base;
-      for (unsigned i = 0; i < kWarpSize; ++i, a += ustride) r.addr[i] = a;
+    if (partial) {
+      const auto first = static_cast<unsigned>(std::countr_zero(mask)) & 31u;
+      const auto last = (31u - static_cast<unsigned>(std::countl_zero(mask))) & 31u;
+      r.addr[first] = base + first * static_cast<std::uint64_t>(stride);
+      r.addr[last] = base + last * static_cast<std::uint64_t>(stride);
     } else {
-      for (unsigned i = 0; i < kWarpSize; ++i) r.addr[i] = (mask >> i & 1) ? base + i * ustride : 0;
+      fill_strided_lanes(r, base);
     }
     return p;
   }
@@ -222,7 +225,7 @@ bool BinaryReader::next_kernel(KernelInfo& out) {
       return true;
     }
     if (block_index_ == 1 && block_kernels_ == 0) corrupt("record before any kernel");
-    pos_ = decode_record(pos_, delta_, scratch_, bad_);
+    pos_ = decode_record(pos_, delta_, scratch_, /*partial=*/true, bad_);  // skipped: lanes unused
     ++block_records_;
     ++record_index_;
     check_record(scratch_);
@@ -240,7 +243,7 @@ std::size_t BinaryReader::read(std::span<WarpInstr> out) {
       in_kernel_ = false;
       break;
     }
-    pos_ = decode_record(pos_, delta_, out[n], bad_);
+    pos_ = decode_record(pos_, delta_, out[n], partial_strided_, bad_);
     ++block_records_;
     ++record_index_;
     check_record(out[n]);

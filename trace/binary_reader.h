@@ -28,6 +28,7 @@ class BinaryReader final : public TraceReader {
   const std::string& source_name() const override { return in_->name(); }
   /// From the first block: true when its records average under kCheapRecordBytes raw bytes.
   bool decodes_cheaply() override;
+  void set_partial_strided_lanes(bool on) override { partial_strided_ = on; }
 
  private:
   bool load_block();  // false after the end block
@@ -49,6 +50,7 @@ class BinaryReader final : public TraceReader {
   std::uint32_t block_records_ = 0, block_kernels_ = 0;  // decoded so far in the block
   std::uint64_t record_index_ = 0;                       // records decoded in the file
   bool at_end_ = false, in_kernel_ = false, bad_ = false;
+  bool partial_strided_ = false;
   detail::DeltaState delta_;
   WarpInstr scratch_;
 };

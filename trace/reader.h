@@ -36,6 +36,12 @@ class TraceReader {
   /// .gmt traces of scattered addresses replay faster). The replay reads ahead on a second
   /// thread only otherwise. Called before the first kernel; a reader may look at its input.
   virtual bool decodes_cheaply() { return false; }
+
+  /// With `on`, the reader may write only the first and last active lanes of a strided record
+  /// (the others hold stale values until complete_strided_lanes(), see records.h): for a
+  /// consumer that often needs no more, as the replay's shape memo. Off by default; a reader
+  /// may ignore it and write every lane.
+  virtual void set_partial_strided_lanes(bool on) { (void)on; }
 };
 
 }  // namespace gms::trace

@@ -1,7 +1,10 @@
 // The native .gmt format: lossless round trips, size against zstd text, error reports.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstring>
+
+#include <fmt/format.h>
 
 #include "tests/trace/trace_test_util.h"
 #include "trace/binary_format.h"
@@ -107,6 +110,36 @@ TEST(BinaryTraceTest, ScatteredRecordsAreNotCheapToDecodeAndReadTheSameAfterAski
         records.insert(records.end(), batch.begin(), batch.begin() + static_cast<long>(n));
     }
     EXPECT_EQ(after, read_trace(gmt.str()));
+  }
+}
+
+TEST(BinaryTraceTest, PartialStridedLanesKeepFirstAndLastAndCompleteToTheFullRecord) {
+  // Strided records of many masks and strides (negative and zero too), and a list record.
+  std::string text = "#wtrace 1\n#kernel id=1\n";
+  const char* masks[] = {"ffffffff", "0000ffff", "80000001", "00000100", "7ffffffe", "00f0f000"};
+  const int strides[] = {4, -4, 0, 8, 1024, -96, 3};
+  for (int i = 0; i < 84; ++i)
+    text += fmt::format("{} {} 4 {} 0 {} {} @0x{:x}:{}\n", i % 9, i % 5 == 0 ? "STS" : "LDG", i % 3,
+                        i, masks[i % 6], 0x7f0000100000 + i * 4096, strides[i % 7]);
+  text += "9 LDG 4 - 0 0 00000003 0x10,0x2000\n";
+  TempPath gmt(".gmt");
+  const Trace full = parse_text(text);
+  write_trace(gmt.str(), full);
+  auto reader = open_trace_reader(gmt.str());
+  reader->set_partial_strided_lanes(true);
+  KernelInfo k;
+  ASSERT_TRUE(reader->next_kernel(k));
+  std::vector<WarpInstr> batch(100);
+  ASSERT_EQ(reader->read(batch), full.records[0].size());
+  for (std::size_t i = 0; i < full.records[0].size(); ++i) {
+    WarpInstr w = batch[i];
+    const WarpInstr& want = full.records[0][i];
+    const unsigned first = static_cast<unsigned>(std::countr_zero(want.mask));
+    const unsigned last = 31u - static_cast<unsigned>(std::countl_zero(want.mask));
+    EXPECT_EQ(w.addr[first], want.addr[first]) << "record " << i;
+    EXPECT_EQ(w.addr[last], want.addr[last]) << "record " << i;
+    if (w.strided) complete_strided_lanes(w);
+    EXPECT_EQ(w, want) << "record " << i;
   }
 }
 
