@@ -207,8 +207,12 @@ void BinaryReader::decode_kernel(KernelInfo& k) {
   ++block_kernels_;
 }
 
+bool BinaryReader::well_formed(const WarpInstr& r) {
+  return r.mask != 0 && r.size <= 16;  // size is 1 << k by construction
+}
+
 void BinaryReader::check_record(const WarpInstr& r) const {
-  if (bad_ || pos_ > end_ || r.mask == 0 || r.size > 16)  // size is 1 << k by construction
+  if (bad_ || pos_ > end_ || !well_formed(r))
     fail("{}: corrupt block {} at byte offset {}: bad record {} of the file", in_->name(),
          block_index_, block_offset_, record_index_);
 }
@@ -239,15 +243,28 @@ std::size_t BinaryReader::read(std::span<WarpInstr> out) {
       in_kernel_ = false;
       break;
     }
-    if (*pos_ == detail::kKernelTag) {
+    // The records up to the block's end, a kernel item or a full batch, with the position in
+    // locals: a record's byte fields may alias any member, which the compiler would otherwise
+    // reload after every store into a record.
+    const std::uint8_t* p = pos_;
+    const std::uint8_t* const end = end_;
+    const bool partial = partial_strided_;
+    const std::size_t first = n;
+    for (; n < out.size() && p != end && *p != detail::kKernelTag; ++n) {
+      p = decode_record(p, delta_, out[n], partial, bad_);
+      if (bad_ || p > end || !well_formed(out[n])) {
+        pos_ = p;
+        record_index_ += n - first + 1;
+        check_record(out[n]);
+      }
+    }
+    pos_ = p;
+    block_records_ += static_cast<std::uint32_t>(n - first);
+    record_index_ += n - first;
+    if (p != end && *p == detail::kKernelTag) {
       in_kernel_ = false;
       break;
     }
-    pos_ = decode_record(pos_, delta_, out[n], partial_strided_, bad_);
-    ++block_records_;
-    ++record_index_;
-    check_record(out[n]);
-    ++n;
   }
   return n;
 }

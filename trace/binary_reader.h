@@ -34,6 +34,7 @@ class BinaryReader final : public TraceReader {
   bool load_block();  // false after the end block
   void decode_kernel(KernelInfo& out);
   void check_record(const WarpInstr& r) const;  // after decode_record: in bounds, well-formed
+  static bool well_formed(const WarpInstr& r);
   [[noreturn]] void corrupt(const char* what) const;
   std::size_t read_exact(void* dst, std::size_t n);
 
