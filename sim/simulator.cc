@@ -87,7 +87,8 @@ class Replayer {
         slices_(l2_slices(cfg.l2)),
         cold_dram_(cfg.dram),
         line_per_channel_(cfg.dram.interleave_bytes >= kLineBytes),
-        slice_is_channel_(slices_.same_as(cold_dram_.channel_map())) {
+        slice_is_channel_(slices_.same_as(cold_dram_.channel_map())),
+        lines_in_channels_(line_per_channel_ && !cold_dram_.row_model()) {
     if constexpr (!std::is_void_v<Hierarchy>) hierarchy_ = std::make_unique<Hierarchy>(cfg);
   }
 
@@ -239,7 +240,8 @@ class Replayer {
   }
 
   /// A cold-only replay of a record whose shape memo entry `e` (slot `slot`) holds: the unit
-  /// traffic is charged now, the row's counters later, all repeats at once (charge_pending).
+  /// traffic of its lines is charged now; its row's counters, its load request and (when lines
+  /// map to channels) its DRAM total later, all repeats at once (charge_pending).
   void charge_cold_repeat(const CoalesceMemo::Entry& e, std::uint32_t slot, std::uint32_t row,
                           std::uint32_t sm, Addr base_line) {
     PendingRepeats& p = pending_[slot];
@@ -247,10 +249,12 @@ class Replayer {
     p.row = row;
     ++p.count;
     traffic_.sm_l1_sectors[sm] += e.counts.sectors;
-    if (!is_store(e.op)) ++traffic_.load_requests;
-    charge_cold_traffic(e.op, {e.lines.data(), e.counts.lines}, base_line, e.counts.transactions,
-                        e.counts.segment_bytes);
     ++cold_->records;
+    const std::span<const LineAccess> lines{e.lines.data(), e.counts.lines};
+    if (lines_in_channels_)
+      charge_cold_lines(e.op, lines, base_line, e.counts.segment_bytes);
+    else
+      charge_cold_traffic(e.op, lines, base_line, e.counts.transactions, e.counts.segment_bytes);
   }
 
   /// Charges the repeats of memo slot `slot` not yet in their row's counters: every repeat of
@@ -263,7 +267,31 @@ class Replayer {
     charge_access(e.counts, once);
     charge_cold_hierarchy(e.op, e.counts, once);
     cold_->instructions[p.row].c.add_scaled(once, p.count);
+    if (!is_store(e.op)) traffic_.load_requests += p.count;
+    if (lines_in_channels_)
+      cold_dram_.add_total_bytes(p.count * e.counts.transactions * e.counts.segment_bytes,
+                                 is_store(e.op));
     p.count = 0;
+  }
+
+  /// Cold mode, lines_in_channels_: each line (at its line_addr + `offset`) adds its sectors to
+  /// its L2 slice and its transactions' bytes to its DRAM channel. No read-modify-write of a
+  /// total per line: the caller adds the access's total once.
+  void charge_cold_lines(Op op, std::span<const LineAccess> lines, Addr offset, std::uint32_t seg) {
+    std::uint64_t* slice_sectors = cold_slices_.data();
+    auto each_line = [&]<bool kSameMap>() {
+      for (const LineAccess& la : lines) {
+        const Addr line_addr = la.line_addr + offset;
+        const std::uint32_t slice = slices_.unit_of(line_addr);
+        slice_sectors[slice] += static_cast<std::uint64_t>(std::popcount(la.sector_mask));
+        cold_dram_.add_channel_bytes(kSameMap ? slice : cold_dram_.channel_map().unit_of(line_addr),
+                                     coalescer_.line_transactions(op, la.sector_mask) * seg);
+      }
+    };
+    if (slice_is_channel_)
+      each_line.template operator()<true>();
+    else
+      each_line.template operator()<false>();
   }
 
   /// Cold mode: every sector of `lines` (each at its line_addr + `offset`) goes to L2, every
@@ -271,29 +299,12 @@ class Replayer {
   void charge_cold_traffic(Op op, std::span<const LineAccess> lines, Addr offset,
                            std::uint32_t transactions, std::uint32_t seg) {
     const bool write = is_store(op);
-    if (line_per_channel_ && !cold_dram_.row_model()) {
-      // The common case, kept free of read-modify-writes of one total per line: each line adds
-      // its sectors to its slice and its bytes to its channel; the total is added once. Kept
-      // apart from the loop below: folded into it (one row-model test and call site per line),
-      // the cold random trace replayed 10% slower.
-      std::uint64_t* slice_sectors = cold_slices_.data();
-      auto each_line = [&]<bool kSameMap>() {
-        for (const LineAccess& la : lines) {
-          const Addr line_addr = la.line_addr + offset;
-          const std::uint32_t slice = slices_.unit_of(line_addr);
-          slice_sectors[slice] += static_cast<std::uint64_t>(std::popcount(la.sector_mask));
-          cold_dram_.add_channel_bytes(
-              kSameMap ? slice : cold_dram_.channel_map().unit_of(line_addr),
-              coalescer_.line_transactions(op, la.sector_mask) * seg);
-        }
-      };
-      if (slice_is_channel_)
-        each_line.template operator()<true>();
-      else
-        each_line.template operator()<false>();
+    if (lines_in_channels_) {
+      // The common case. Kept apart from the loop below: folded into it (one row-model test and
+      // call site per line), the cold random trace replayed 10% slower.
+      charge_cold_lines(op, lines, offset, seg);
       // The lines' transactions add up to the access's.
-      const std::uint64_t total = std::uint64_t{transactions} * seg;
-      cold_dram_.add_total_bytes(total, write);
+      cold_dram_.add_total_bytes(std::uint64_t{transactions} * seg, write);
       return;
     }
     for (const LineAccess& la : lines) {
@@ -337,6 +348,9 @@ class Replayer {
   DramModel cold_dram_;
   bool line_per_channel_;
   bool slice_is_channel_;  ///< the L2 slice and DRAM channel maps agree on every address
+  /// Each line lies in one DRAM channel and the DRAM model has no row state: the cold model
+  /// charges channels per line and the DRAM total per access, in any order.
+  bool lines_in_channels_;
   TrafficProfile traffic_;
   std::vector<std::uint64_t> cold_slices_;
   InstrTable rows_;

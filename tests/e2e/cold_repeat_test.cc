@@ -13,8 +13,9 @@
 namespace gms {
 namespace {
 
-std::vector<KernelStats> run(const std::string& path, SimMode mode) {
-  const SimConfig cfg = load_config({});
+std::vector<KernelStats> run(const std::string& path, SimMode mode,
+                             const ConfigSources& config = {}) {
+  const SimConfig cfg = load_config(config);
   RunOptions opts;
   opts.mode = mode;
   return simulate(std::vector<std::string>{path}, cfg, opts);
@@ -51,22 +52,35 @@ TEST(ColdRepeatTest, ColdOnlyAgreesWithTheColdHalfOfBoth) {
   test::TempDir dir;
   const std::string path = dir.file("repeat.wtrace");
   std::ofstream(path) << repeat_trace();
-  const auto cold = run(path, SimMode::Cold);
-  const auto both = run(path, SimMode::Both);
-  ASSERT_EQ(cold.size(), 3u);
-  ASSERT_EQ(both.size(), 6u);
-  for (std::size_t k = 0; k < cold.size(); ++k) {
-    const KernelStats& a = cold[k];
-    const KernelStats& b = both[2 * k];  // each kernel's cold result comes first
-    ASSERT_EQ(b.mode, "cold");
-    EXPECT_EQ(a.records, b.records);
-    ASSERT_EQ(a.instructions.size(), b.instructions.size());
-    for (std::size_t r = 0; r < a.instructions.size(); ++r)
-      EXPECT_EQ(a.instructions[r].c, b.instructions[r].c) << "kernel " << k << " row " << r;
-    EXPECT_EQ(a.totals, b.totals);
-    EXPECT_EQ(a.traffic.load_requests, b.traffic.load_requests);
-    EXPECT_EQ(a.time.estimate_ns, b.time.estimate_ns);
-    EXPECT_EQ(a.time.dram_ns, b.time.dram_ns);
+  // The H200 (lines map to channels, no row state: DRAM totals are charged in bulk too), the
+  // DRAM row model, channels finer than a line, and Kepler's 128-byte load transactions.
+  const std::vector<ConfigSources> configs = {{{}, {}},
+                                              {{}, {"dram.row_model=true"}},
+                                              {{}, {"dram.interleave_bytes=64"}},
+                                              {{test::source_path("configs/kepler-k40-ca.ini")}, {}}};
+  for (const ConfigSources& config : configs) {
+    SCOPED_TRACE(config.files.empty() ? (config.overrides.empty() ? "h200" : config.overrides[0])
+                                      : config.files[0]);
+    const auto cold = run(path, SimMode::Cold, config);
+    const auto both = run(path, SimMode::Both, config);
+    ASSERT_EQ(cold.size(), 3u);
+    ASSERT_EQ(both.size(), 6u);
+    for (std::size_t k = 0; k < cold.size(); ++k) {
+      const KernelStats& a = cold[k];
+      const KernelStats& b = both[2 * k];  // each kernel's cold result comes first
+      ASSERT_EQ(b.mode, "cold");
+      EXPECT_EQ(a.records, b.records);
+      ASSERT_EQ(a.instructions.size(), b.instructions.size());
+      for (std::size_t r = 0; r < a.instructions.size(); ++r)
+        EXPECT_EQ(a.instructions[r].c, b.instructions[r].c) << "kernel " << k << " row " << r;
+      EXPECT_EQ(a.totals, b.totals);
+      EXPECT_EQ(a.traffic.load_requests, b.traffic.load_requests);
+      EXPECT_EQ(a.traffic.dram.read_bytes, b.traffic.dram.read_bytes);
+      EXPECT_EQ(a.traffic.dram.write_bytes, b.traffic.dram.write_bytes);
+      EXPECT_EQ(a.traffic.dram.row_hits, b.traffic.dram.row_hits);
+      EXPECT_EQ(a.time.estimate_ns, b.time.estimate_ns);
+      EXPECT_EQ(a.time.dram_ns, b.time.dram_ns);
+    }
   }
 }
 
