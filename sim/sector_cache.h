@@ -54,8 +54,7 @@ class SectorCache {
     GMS_ASSERT(g.sectors_per_line >= 1 && g.sectors_per_line <= 8, "sectors per line");
     const std::size_t lines = std::size_t{g.sets} * g.ways;
     key_.assign(lines, kEmpty);
-    valid_.assign(lines, 0);
-    if constexpr (kWriteBack) dirty_.assign(lines, 0);
+    masks_.assign(lines, MaskEntry{});
     filled_.assign(g.sets, 0);
     policy_.init(g.sets, g.ways);
   }
@@ -94,8 +93,7 @@ class SectorCache {
   /// known, a host memory miss that would otherwise wait for the tag scan's.
   void prefetch_masks(std::uint32_t set) const {
     const std::size_t base = std::size_t{set} * g_.ways;
-    __builtin_prefetch(valid_.data() + base);
-    if constexpr (kWriteBack) __builtin_prefetch(dirty_.data() + base);
+    __builtin_prefetch(masks_.data() + base);
   }
 
   /// Marks a hit on (set, way) for the replacement policy.
@@ -113,21 +111,23 @@ class SectorCache {
       way = filled_[set]++;
     } else {
       way = policy_.victim(set);
-      ev = {true, key_[base + way], kWriteBack ? dirty_[base + way] : std::uint8_t{0}};
+      ev = {true, key_[base + way], dirty_or_zero(base + way)};
     }
     key_[base + way] = key;
-    valid_[base + way] = 0;
-    if constexpr (kWriteBack) dirty_[base + way] = 0;
+    masks_[base + way] = MaskEntry{};
     policy_.on_fill(set, way);
     return way;
   }
 
   /// Sectors whose data is present, and sectors written since the fill (write-back state).
   std::uint8_t& valid(std::size_t slot) {
-    return valid_[slot];
+    if constexpr (kWriteBack)
+      return masks_[slot].valid;
+    else
+      return masks_[slot];
   }
   std::uint8_t& dirty(std::size_t slot) requires kWriteBack {
-    return dirty_[slot];
+    return masks_[slot].dirty;
   }
 
   /// A dense index of (set, way) in [0, sets x ways), for per-line state and side tables.
@@ -139,24 +139,37 @@ class SectorCache {
   template <class F>
   void for_each_line(F f) const {
     for (std::size_t i = 0; i < key_.size(); ++i)
-      if (key_[i] != kEmpty) f(i, key_[i], kWriteBack ? dirty_[i] : std::uint8_t{0});
+      if (key_[i] != kEmpty) f(i, key_[i], dirty_or_zero(i));
   }
 
   /// Invalidates everything (and forgets dirty state: write it back first if it matters).
   void clear() {
     std::fill(key_.begin(), key_.end(), kEmpty);
-    std::fill(valid_.begin(), valid_.end(), 0);
-    if constexpr (kWriteBack) std::fill(dirty_.begin(), dirty_.end(), 0);
+    std::fill(masks_.begin(), masks_.end(), MaskEntry{});
     std::fill(filled_.begin(), filled_.end(), 0);
     policy_.init(g_.sets, g_.ways);
   }
 
  private:
+  /// A write-back cache's line keeps both masks side by side: an allocation reads the victim's
+  /// dirty mask and clears both, one host cache miss instead of two.
+  struct Masks {
+    std::uint8_t valid = 0, dirty = 0;
+  };
+  using MaskEntry = std::conditional_t<kWriteBack, Masks, std::uint8_t>;
+
+  std::uint8_t dirty_or_zero(std::size_t slot) const {
+    if constexpr (kWriteBack)
+      return masks_[slot].dirty;
+    else
+      return 0;
+  }
+
   CacheGeometry g_;
   Policy policy_;
-  StateVector<std::uint64_t> key_;     ///< per line: tag, kEmpty when free
-  StateVector<std::uint8_t> valid_;    ///< per line: valid sectors
-  StateVector<std::uint8_t> dirty_;    ///< per line: dirty sectors (write-back caches only)
+  StateVector<std::uint64_t> key_;  ///< per line: tag, kEmpty when free
+  /// Per line: valid sectors, and for a write-back cache dirty sectors.
+  StateVector<MaskEntry> masks_;
   StateVector<std::uint32_t> filled_;  ///< per set: ways in use (they fill in order)
 };
 
