@@ -286,6 +286,20 @@ TEST(GenTest, StreamAlternatesLoadsAndStoresAndWraps) {
   EXPECT_EQ(recs.back().op, Op::LDG);
 }
 
+TEST(GenTest, StreamListsIsTheStreamWrittenAsLists) {
+  GenParams p;
+  p.records = 101;
+  p.footprint = 1024;
+  const auto strided = run("stream", p).all();
+  const auto lists = run("stream_lists", p).all();
+  ASSERT_EQ(lists.size(), strided.size());
+  for (std::size_t i = 0; i < lists.size(); ++i) {
+    EXPECT_FALSE(lists[i].strided);
+    EXPECT_EQ(lists[i].addr, strided[i].addr);
+    EXPECT_EQ(lists[i].op, strided[i].op);
+  }
+}
+
 TEST(GenTest, RandomHasThirtyTwoDistinctSectorsAndIsReproducible) {
   GenParams p;
   p.records = 2000;

@@ -76,13 +76,17 @@ void validate_stream(const GenParams& p) {
     fail("--footprint {} must be a positive multiple of {} bytes (one warp)", stream_footprint(p),
          warp_bytes);
 }
-void emit_stream(const GenParams& p, trace::TraceWriter& w) {
+
+namespace {
+
+/// The stream; `lists`: its addresses written as lists, as NVBit captures are, not strided.
+void write_stream(const GenParams& p, trace::TraceWriter& w, bool lists) {
   // Warp i loads src[32i .. 32i+31] (inst 0), then stores them to dst (inst 1); the walk wraps
   // around the footprint. Records alternate LDG, STG.
   const std::uint64_t footprint = stream_footprint(p);
   const std::uint64_t warp_bytes = kWarpSize * p.elem_bytes;
   const std::uint64_t warps = (p.records + 1) / 2;
-  w.begin_kernel(bulk_kernel(p, "stream", warps));
+  w.begin_kernel(bulk_kernel(p, lists ? "stream_lists" : "stream", warps));
   RecordBatch batch(w);
   for (std::uint64_t i = 0; i < p.records; ++i) {
     const std::uint64_t warp = i / 2;
@@ -93,12 +97,25 @@ void emit_stream(const GenParams& p, trace::TraceWriter& w) {
     r.size = static_cast<std::uint8_t>(p.elem_bytes);
     place(r, warp);
     r.mask = ~LaneMask{0};
-    r.strided = true;
-    r.stride = p.elem_bytes;
+    r.strided = !lists;
+    r.stride = lists ? 0 : p.elem_bytes;
     const Addr first = p.base + (store ? footprint : 0) + (warp * warp_bytes) % footprint;
     for (int l = 0; l < kWarpSize; ++l) r.addr[l] = first + Addr{p.elem_bytes} * l;
   }
   batch.flush();
+}
+
+}  // namespace
+
+void emit_stream(const GenParams& p, trace::TraceWriter& w) {
+  write_stream(p, w, /*lists=*/false);
+}
+
+void validate_stream_lists(const GenParams& p) {
+  validate_stream(p);
+}
+void emit_stream_lists(const GenParams& p, trace::TraceWriter& w) {
+  write_stream(p, w, /*lists=*/true);
 }
 
 void validate_random(const GenParams& p) {

@@ -35,6 +35,7 @@ GMS_GEN_PATTERN(vector_add);
 
 // bulk_patterns.cc: large traces for benchmarks.
 GMS_GEN_PATTERN(stream);
+GMS_GEN_PATTERN(stream_lists);
 GMS_GEN_PATTERN(random);
 
 #undef GMS_GEN_PATTERN

@@ -56,6 +56,8 @@ constexpr std::array kPatterns{
             kParamKernelId | kParamBase | kParamN),
     GMS_ROW(stream, "bulk: unit-stride LDG then STG per warp, --records instructions",
             kBulk | kParamElem),
+    GMS_ROW(stream_lists, "bulk: the stream as address lists (as NVBit captures it)",
+            kBulk | kParamElem),
     GMS_ROW(random, "bulk: LDG of 32 distinct random sectors per warp over --footprint",
             kBulk | kParamSeed),
 };
