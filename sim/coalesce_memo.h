@@ -1,11 +1,13 @@
 #pragma once
-/// Reuses the coalescer's result for strided warp instructions of a shape seen before. A strided
-/// record's lines, sectors and byte masks depend only on its operation, access size, active
-/// lanes, stride and where its first active lane falls inside a 128-byte line: two records that
-/// agree on those and whose bases differ by a multiple of 128 bytes coalesce to the same result,
-/// every line shifted by that difference (sectors, segments and lines are all aligned inside
-/// 128 bytes). A regular kernel repeats a few shapes millions of times; the memo turns each
-/// repeat into a compare and a copy of a few lines instead of a walk over its byte ranges.
+/// Reuses the coalescer's result for strided warp instructions of a shape seen before (and for
+/// full-warp address lists that step by one amount from lane to lane, which are the same thing
+/// written out, as NVBit captures are). A strided record's lines, sectors and byte masks depend
+/// only on its operation, access size, active lanes, stride and where its first active lane falls
+/// inside a 128-byte line: two records that agree on those and whose bases differ by a multiple of
+/// 128 bytes coalesce to the same result, every line shifted by that difference (sectors, segments
+/// and lines are all aligned inside 128 bytes). A regular kernel repeats a few shapes millions of
+/// times; the memo turns each repeat into a compare and a copy of a few lines instead of a walk
+/// over its byte ranges.
 ///
 /// One entry per slot, direct-mapped on the caller's key (the instruction's row), holding up to
 /// kMaxLines lines; records whose addresses could wrap past the top of the address space (where
@@ -49,9 +51,10 @@ class CoalesceMemo {
   /// line of `w`'s first active lane, to add to the entry's line addresses.
   const Entry* find(std::uint32_t key, const WarpInstr& w, Addr& base_line) const {
     Addr first;
-    if (!memoizable(w, first)) return nullptr;
+    std::int64_t stride;
+    if (!memoizable(w, first, stride)) return nullptr;
     const Entry& e = slots_[slot_of(key)];
-    if (!e.valid || !same_shape(e, w, first)) return nullptr;
+    if (!e.valid || !same_shape(e, w, first, stride)) return nullptr;
     base_line = first & ~Addr{kLineBytes - 1};
     return &e;
   }
@@ -78,14 +81,15 @@ class CoalesceMemo {
   /// Remembers `a`, the coalescer's result for `w`, in slot `key` (when `w` qualifies).
   void store(std::uint32_t key, const WarpInstr& w, const CoalescedAccess& a) {
     Addr first;
-    if (!memoizable(w, first) || a.lines > kMaxLines) return;
+    std::int64_t stride;
+    if (!memoizable(w, first, stride) || a.lines > kMaxLines) return;
     const Addr base_line = first & ~Addr{kLineBytes - 1};
     Entry& e = slots_[slot_of(key)];
     e.valid = true;
     e.op = w.op;
     e.size = w.size;
     e.mask = w.mask;
-    e.stride = w.stride;
+    e.stride = stride;
     e.offset = first & (kLineBytes - 1);
     e.counts.active_threads = a.active_threads;
     e.counts.bytes_requested = a.bytes_requested;
@@ -101,20 +105,37 @@ class CoalesceMemo {
   }
 
  private:
-  /// A strided record whose first and last active lanes lie below 2^63 with a stride under 2^32
-  /// in magnitude: no lane's access can wrap past 2^64, so its result shifts with its base.
+  /// The lane-to-lane step of a record whose active lanes follow one: a strided record's
+  /// stride, or for a list record of a full warp whose addresses step by one amount (a regular
+  /// kernel captured as address lists, as NVBit writes them), that amount.
+  static bool lane_step(const WarpInstr& w, std::int64_t& stride) {
+    if (w.strided) {
+      stride = w.stride;
+      return true;
+    }
+    if (w.mask != 0xffffffffu) return false;
+    const Addr d = w.addr[1] - w.addr[0];
+    for (unsigned i = 2; i < kWarpSize; ++i)
+      if (w.addr[i] - w.addr[i - 1] != d) return false;  // a scattered list stops at once
+    stride = static_cast<std::int64_t>(d);
+    return true;
+  }
+
+  /// A record with a lane step under 2^32 in magnitude whose first and last active lanes lie
+  /// below 2^63: no lane's access can wrap past 2^64, so its result shifts with its base.
   /// `first` is the first active lane's address. (Lane indices are masked to 0-31: the mask is
   /// never 0, readers reject such records.)
-  static bool memoizable(const WarpInstr& w, Addr& first) {
-    if (!w.strided || w.stride >= (std::int64_t{1} << 32) || w.stride <= -(std::int64_t{1} << 32))
+  static bool memoizable(const WarpInstr& w, Addr& first, std::int64_t& stride) {
+    if (!lane_step(w, stride) || stride >= (std::int64_t{1} << 32) ||
+        stride <= -(std::int64_t{1} << 32))
       return false;
     first = w.addr[static_cast<unsigned>(std::countr_zero(w.mask)) & 31u];
     const Addr last = w.addr[(31u - static_cast<unsigned>(std::countl_zero(w.mask))) & 31u];
     return ((first | last) >> 63) == 0;
   }
 
-  static bool same_shape(const Entry& e, const WarpInstr& w, Addr first) {
-    return e.mask == w.mask && e.stride == w.stride && e.op == w.op && e.size == w.size &&
+  static bool same_shape(const Entry& e, const WarpInstr& w, Addr first, std::int64_t stride) {
+    return e.mask == w.mask && e.stride == stride && e.op == w.op && e.size == w.size &&
            e.offset == (first & (kLineBytes - 1));
   }
 

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <random>
+#include <utility>
 
 #include "sim/config.h"
 #include "tests/sim/warp_builder.h"
@@ -64,7 +65,10 @@ TEST(CoalesceMemoTest, MatchesTheCoalescerOnRandomStridedRecords) {
     Addr base = ((rng() >> 24) & ~Addr{kLineBytes - 1}) + (shape.offset & ~Addr{size - 1});
     // Around 2^63, the memo's bound: such records are never memoized, whatever the shape.
     if (round % 11 == 0) base = (Addr{1} << 63) - kLineBytes + (base & (kLineBytes - 1));
-    const WarpInstr w = test::strided(op, size, base, stride, mask);
+    WarpInstr w = test::strided(op, size, base, stride, mask);
+    // The same addresses as a list: a full warp's list steps by `stride`, so it is memoized
+    // like the strided record (a partial one is not).
+    if (rng() % 4 == 0) w.strided = false;
     CoalescedAccess direct, memoized;
     coalescer.coalesce(w, direct);
     if (memo.lookup(key, w, memoized)) {
@@ -75,6 +79,27 @@ TEST(CoalesceMemoTest, MatchesTheCoalescerOnRandomStridedRecords) {
     }
   }
   EXPECT_GT(hits, 5000);  // the comparison above ran often
+}
+
+TEST(CoalesceMemoTest, FullWarpListsThatStepByOneAmountShareTheStridedShape) {
+  const Coalescer coalescer(CoalescerConfig{});
+  CoalesceMemo memo;
+  CoalescedAccess a, out;
+  const WarpInstr strided = test::strided(Op::LDG, 4, 0x10000, 8);
+  coalescer.coalesce(strided, a);
+  memo.store(0, strided, a);
+  WarpInstr list = test::strided(Op::LDG, 4, 0x10000 + 4 * kLineBytes, 8);
+  list.strided = false;
+  ASSERT_TRUE(memo.lookup(0, list, out));
+  EXPECT_EQ(out.line_list[0].line_addr, 0x10000 + 4 * kLineBytes);
+  EXPECT_EQ(out.sectors, a.sectors);
+  list.addr[17] += 4;  // one lane off the step: not this shape
+  EXPECT_FALSE(memo.lookup(0, list, out));
+  WarpInstr partial = test::strided(Op::LDG, 4, 0x10000, 8, 0x0000ffffu);
+  partial.strided = false;  // a partial warp's list is never memoized
+  coalescer.coalesce(partial, a);
+  memo.store(1, partial, a);
+  EXPECT_FALSE(memo.lookup(1, partial, out));
 }
 
 TEST(CoalesceMemoTest, RecordsNearTheTopOfTheAddressSpaceAreNotShifted) {
@@ -113,7 +138,8 @@ TEST(CoalesceMemoTest, ReusesOnlyAnIdenticalShapeAtTheSameOffset) {
   EXPECT_FALSE(memo.lookup(0, test::strided(Op::LDG, 4, 0x5000, 4, 0xffff), out));  // mask
   EXPECT_FALSE(memo.lookup(1, test::strided(Op::LDG, 4, 0x5000, 4), out));          // another slot
   WarpInstr listed = test::strided(Op::LDG, 4, 0x5000, 4);
-  listed.strided = false;  // the same addresses as a list: not a shape the memo knows
+  listed.strided = false;
+  std::swap(listed.addr[3], listed.addr[4]);  // the same addresses, not in steps: a list
   EXPECT_FALSE(memo.lookup(0, listed, out));
 }
 
