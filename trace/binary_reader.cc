@@ -3,6 +3,7 @@
 #include <zstd.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "sim/error.h"
@@ -19,6 +20,20 @@ constexpr std::size_t kPadBytes = kGmtMaxRecordBytes + 16;  // zeros after each 
 /// Raw bytes per record below which a block decodes faster on the replay's own thread than a
 /// second thread can hand its records over (296-byte WarpInstr copies between cores).
 constexpr std::uint64_t kCheapRecordBytes = 48;
+
+/// When the 31 packed deltas of a full warp at `p`, `bits` wide, are all one value (a list that
+/// steps by one amount), that value. Checked for widths up to 2 bits, which regular steps
+/// produce (zigzag of +1 or -1 after the common shift; 0 for a broadcast), in one 64-bit compare.
+inline std::optional<std::uint64_t> same_deltas(const std::uint8_t* p, unsigned bits) {
+  if (bits > 2) return std::nullopt;
+  std::uint64_t packed;
+  std::memcpy(&packed, p, sizeof packed);  // the block buffer is padded
+  const std::uint64_t first = packed & ((std::uint64_t{1} << bits) - 1);
+  const std::uint64_t repeated = first * (bits == 1 ? ~std::uint64_t{0} : 0x5555555555555555ull);
+  const std::uint64_t used = (std::uint64_t{1} << (31 * bits)) - 1;  // 31 x bits <= 62
+  if (((packed ^ repeated) & used) != 0) return std::nullopt;
+  return first;
+}
 
 /// Decodes one record at `p` into `r`; returns the end. Reads at most kGmtMaxRecordBytes (the
 /// block buffer is padded); malformed input sets `bad` or runs past the block end, which the
@@ -76,6 +91,12 @@ constexpr std::uint64_t kCheapRecordBytes = 48;
   detail::PackedReader deltas(p, bits);
   auto next = [&] { return static_cast<std::uint64_t>(unzigzag(deltas.next())) << shift; };
   if (mask == 0xffffffffu) {
+    if (const auto step = same_deltas(p, bits)) {
+      // A full warp stepping by one amount (a regular kernel written as a list): no unpacking.
+      const std::uint64_t d = static_cast<std::uint64_t>(unzigzag(*step)) << shift;
+      for (unsigned i = 0; i < kWarpSize; ++i, a += d) r.addr[i] = a;
+      return p + (31 * bits + 7) / 8;
+    }
     r.addr[0] = a;
     for (unsigned i = 1; i < kWarpSize; ++i) r.addr[i] = a += next();
     return deltas.end();

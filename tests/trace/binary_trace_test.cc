@@ -143,6 +143,29 @@ TEST(BinaryTraceTest, PartialStridedLanesKeepFirstAndLastAndCompleteToTheFullRec
   }
 }
 
+TEST(BinaryTraceTest, FullWarpListsThatStepByOneAmountReadBackExactly) {
+  // Steps whose packed deltas are 0, 1 and 2 bits wide (broadcast, -4, +4, +8, +16) take the
+  // reader's one-compare path; a lane off the step, or a wider step, must not.
+  std::string text = "#wtrace 1\n#kernel id=1\n";
+  const std::int64_t steps[] = {0, -4, 4, 8, 16, 12, 4096};
+  int record = 0;
+  for (std::int64_t step : steps)
+    for (int off_lane : {-1, 1, 17, 31}) {
+      std::string addrs;
+      for (int lane = 0; lane < 32; ++lane) {
+        std::uint64_t a = 0x7f0000100000 + 4096 * record + lane * step;
+        if (lane == off_lane) a += 4;
+        addrs += fmt::format("{}0x{:x}", lane ? "," : "", a);
+      }
+      text += fmt::format("{} LDG 4 - 0 {} ffffffff {}\n", record % 3, record, addrs);
+      ++record;
+    }
+  TempPath gmt(".gmt");
+  const Trace a = parse_text(text);
+  write_trace(gmt.str(), a);
+  EXPECT_EQ(read_trace(gmt.str()), a);
+}
+
 TEST(BinaryTraceTest, BadMagicAndFutureVersion) {
   TempPath gmt(".gmt");
   write_synthetic_file(gmt.str(), SyntheticPattern::UnitStride, 10);
