@@ -20,6 +20,7 @@ echo "## Microbenchmarks"
 echo
 echo "## End to end"
 "${e2e[@]}" --records 10000000 --patterns stream --formats gmt,wtrace.zst
+"${e2e[@]}" --records 10000000 --patterns stream_lists --formats gmt
 "${e2e[@]}" --records 1000000 --patterns random --formats gmt
 echo
 echo "## Memory from 10 million to $big warp instructions"

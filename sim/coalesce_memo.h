@@ -115,10 +115,10 @@ class CoalesceMemo {
     }
     if (w.mask != 0xffffffffu) return false;
     const Addr d = w.addr[1] - w.addr[0];
-    for (unsigned i = 2; i < kWarpSize; ++i)
-      if (w.addr[i] - w.addr[i - 1] != d) return false;  // a scattered list stops at once
+    Addr off_step = 0;  // no early exit: the compiler checks two or more lanes per instruction
+    for (unsigned i = 2; i < kWarpSize; ++i) off_step |= (w.addr[i] - w.addr[i - 1]) ^ d;
     stride = static_cast<std::int64_t>(d);
-    return true;
+    return off_step == 0;
   }
 
   /// A record with a lane step under 2^32 in magnitude whose first and last active lanes lie
