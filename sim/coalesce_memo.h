@@ -115,8 +115,9 @@ class CoalesceMemo {
     }
     if (w.mask != 0xffffffffu) return false;
     const Addr d = w.addr[1] - w.addr[0];
+    if (w.addr[2] - w.addr[1] != d) return false;  // a scattered list stops here
     Addr off_step = 0;  // no early exit: the compiler checks two or more lanes per instruction
-    for (unsigned i = 2; i < kWarpSize; ++i) off_step |= (w.addr[i] - w.addr[i - 1]) ^ d;
+    for (unsigned i = 3; i < kWarpSize; ++i) off_step |= (w.addr[i] - w.addr[i - 1]) ^ d;
     stride = static_cast<std::int64_t>(d);
     return off_step == 0;
   }
