@@ -85,12 +85,6 @@ class L2Cache {
   /// (linear), or the chunk number is XOR-folded first (hash), spreading strided streams.
   std::uint32_t slice_of(Addr addr) const { return slices_map_.unit_of(addr); }
 
-  /// Requests the state of the set holding the 128-byte line `line_addr` (a hint).
-  void prefetch(Addr line_addr) const {
-    if (line_shift_ != 7) return;
-    slices_[slice_of(line_addr)].prefetch_set(set_of(line_addr, line_addr >> line_shift_));
-  }
-
   /// Reads 32-byte sectors `want` of the 128-byte line `line_addr` into counters `c`.
   template <DramSink Sink>
   void read(Addr line_addr, std::uint8_t want, AccessCounters& c, Sink& sink) {

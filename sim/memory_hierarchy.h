@@ -63,10 +63,6 @@ class MemoryHierarchy {
     const LineOwner owner{kernel_seq_, row};
     const bool load = is_global_load(w.op);
     const bool cached_load = w.op == Op::LDL || (w.op == Op::LDG && cfg_.l1.caches_global_loads);
-    // A load's L2 set state is requested before its L1 lookup, so that a miss in both waits for
-    // host memory once, not twice (a hint; a scattered warp's 32 requests did not help).
-    if (cached_load && a.lines <= 2)
-      for (std::uint32_t i = 0; i < a.lines; ++i) l2_->prefetch(a.line_list[i].line_addr);
     for (std::uint32_t i = 0; i < a.lines; ++i) {
       const LineAccess& la = a.line_list[i];
       if (load) {

@@ -96,14 +96,6 @@ class SectorCache {
     __builtin_prefetch(masks_.data() + base);
   }
 
-  /// Requests `set`'s fill count, tags and masks (a hint).
-  void prefetch_set(std::uint32_t set) const {
-    const std::size_t base = std::size_t{set} * g_.ways;
-    __builtin_prefetch(filled_.data() + set);
-    for (std::uint32_t w = 0; w < g_.ways; w += 8) __builtin_prefetch(key_.data() + base + w);
-    __builtin_prefetch(masks_.data() + base);
-  }
-
   /// Marks a hit on (set, way) for the replacement policy.
   void touch(std::uint32_t set, std::uint32_t way) {
     policy_.on_hit(set, way);
