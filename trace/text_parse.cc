@@ -112,10 +112,7 @@ void parse_strided(std::string_view tok, const LineContext& ctx, WarpInstr& out)
               shown(tok));
   out.strided = true;
   out.stride = stride;
-  for (LaneMask m = out.mask; m != 0; m &= m - 1) {
-    unsigned lane = static_cast<unsigned>(std::countr_zero(m));
-    out.addr[lane] = base + lane * static_cast<std::uint64_t>(stride);
-  }
+  fill_strided_lanes(out, base);
 }
 
 void parse_list(std::string_view tok, const LineContext& ctx, WarpInstr& out) {
