@@ -124,14 +124,13 @@ class CoalesceMemo {
 
   /// A record with a lane step under 2^32 in magnitude whose first and last active lanes lie
   /// below 2^63: no lane's access can wrap past 2^64, so its result shifts with its base.
-  /// `first` is the first active lane's address. (Lane indices are masked to 0-31: the mask is
-  /// never 0, readers reject such records.)
+  /// `first` is the first active lane's address.
   static bool memoizable(const WarpInstr& w, Addr& first, std::int64_t& stride) {
     if (!lane_step(w, stride) || stride >= (std::int64_t{1} << 32) ||
         stride <= -(std::int64_t{1} << 32))
       return false;
-    first = w.addr[static_cast<unsigned>(std::countr_zero(w.mask)) & 31u];
-    const Addr last = w.addr[(31u - static_cast<unsigned>(std::countl_zero(w.mask))) & 31u];
+    first = w.addr[first_lane(w.mask)];
+    const Addr last = w.addr[last_lane(w.mask)];
     return ((first | last) >> 63) == 0;
   }
 

@@ -51,6 +51,15 @@ struct WarpInstr {
   friend bool operator==(const WarpInstr&, const WarpInstr&) = default;
 };
 
+/// The first and last active lanes of `mask` (masked to 0-31, so a mask of 0, which readers
+/// reject, still indexes inside a warp).
+inline unsigned first_lane(LaneMask mask) {
+  return static_cast<unsigned>(std::countr_zero(mask)) & 31u;
+}
+inline unsigned last_lane(LaneMask mask) {
+  return (31u - static_cast<unsigned>(std::countl_zero(mask))) & 31u;
+}
+
 /// Writes every lane of a strided record from `base`, lane 0's address: active lane i holds
 /// base + i * stride, inactive lanes 0 (all arithmetic wraps).
 inline void fill_strided_lanes(WarpInstr& w, Addr base) {
@@ -65,7 +74,7 @@ inline void fill_strided_lanes(WarpInstr& w, Addr base) {
 /// Completes a strided record whose reader wrote only its first and last active lanes
 /// (TraceReader::set_partial_strided_lanes).
 inline void complete_strided_lanes(WarpInstr& w) {
-  const auto first = static_cast<unsigned>(std::countr_zero(w.mask)) & 31u;
+  const unsigned first = first_lane(w.mask);
   fill_strided_lanes(w, w.addr[first] - first * static_cast<std::uint64_t>(w.stride));
 }
 

@@ -69,8 +69,7 @@ inline std::optional<std::uint64_t> same_deltas(const std::uint8_t* p, unsigned 
     r.strided = true;
     r.stride = stride;
     if (partial) {
-      const auto first = static_cast<unsigned>(std::countr_zero(mask)) & 31u;
-      const auto last = (31u - static_cast<unsigned>(std::countl_zero(mask))) & 31u;
+      const unsigned first = first_lane(mask), last = last_lane(mask);
       r.addr[first] = base + first * static_cast<std::uint64_t>(stride);
       r.addr[last] = base + last * static_cast<std::uint64_t>(stride);
     } else {
