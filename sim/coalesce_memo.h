@@ -16,7 +16,6 @@
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <cstring>
 
 #include "sim/coalescer.h"
 
@@ -64,13 +63,7 @@ class CoalesceMemo {
     Addr base_line;
     const Entry* e = find(key, w, base_line);
     if (e == nullptr) return false;
-    out.active_threads = e->counts.active_threads;
-    out.bytes_requested = e->counts.bytes_requested;
-    out.bytes_distinct = e->counts.bytes_distinct;
-    out.sectors = e->counts.sectors;
-    out.transactions = e->counts.transactions;
-    out.lines = e->counts.lines;
-    out.segment_bytes = e->counts.segment_bytes;
+    copy_counts(e->counts, out);
     for (std::uint32_t i = 0; i < e->counts.lines; ++i) {
       out.line_list[i] = e->lines[i];
       out.line_list[i].line_addr += base_line;  // stored relative to the base's line
@@ -91,13 +84,7 @@ class CoalesceMemo {
     e.mask = w.mask;
     e.stride = stride;
     e.offset = first & (kLineBytes - 1);
-    e.counts.active_threads = a.active_threads;
-    e.counts.bytes_requested = a.bytes_requested;
-    e.counts.bytes_distinct = a.bytes_distinct;
-    e.counts.sectors = a.sectors;
-    e.counts.transactions = a.transactions;
-    e.counts.lines = a.lines;
-    e.counts.segment_bytes = a.segment_bytes;
+    copy_counts(a, e.counts);
     for (std::uint32_t i = 0; i < a.lines; ++i) {
       e.lines[i] = a.line_list[i];
       e.lines[i].line_addr -= base_line;
@@ -105,6 +92,18 @@ class CoalesceMemo {
   }
 
  private:
+  /// Copies the counts between a CoalescedAccess and an entry's Counts (the same fields).
+  template <class From, class To>
+  static void copy_counts(const From& a, To& b) {
+    b.active_threads = a.active_threads;
+    b.bytes_requested = a.bytes_requested;
+    b.bytes_distinct = a.bytes_distinct;
+    b.sectors = a.sectors;
+    b.transactions = a.transactions;
+    b.lines = a.lines;
+    b.segment_bytes = a.segment_bytes;
+  }
+
   /// The lane-to-lane step of a record whose active lanes follow one: a strided record's
   /// stride, or for a list record of a full warp whose addresses step by one amount (a regular
   /// kernel captured as address lists, as NVBit writes them), that amount.
