@@ -1,5 +1,7 @@
 #include "sim/sorting_network.h"
 
+#include "sim/cpu_features.h"
+
 #include <bit>
 #include <limits>
 
@@ -94,8 +96,7 @@ __attribute__((target("avx512f"), always_inline)) inline void bitonic_sort(__m51
 }  // namespace
 
 bool avx512_available() {
-  static const bool yes = __builtin_cpu_supports("avx512f");
-  return yes;
+  return cpu_has_avx512f();
 }
 
 __attribute__((target("avx512f"))) void sort32_avx512(std::array<std::uint64_t, 32>& v) {
