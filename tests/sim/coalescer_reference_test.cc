@@ -69,6 +69,29 @@ TEST(SortingNetworkTest, ActiveLanesSortedThenTheLargestKey) {
   }
 }
 
+TEST(SortingNetworkTest, WarpsWithin4GiBSortAsOffsets) {
+  // The vector sort narrows a warp whose active addresses lie within 4 GiB of the smallest to
+  // 32-bit offsets. Spans at the edge: an offset of exactly 2^32 - 1 (equal to an inactive
+  // lane's narrowed key), 2^32 (too wide), near the top of the address space, partial masks.
+  if (!detail::avx512_available()) GTEST_SKIP() << "this CPU has no AVX-512F";
+  std::mt19937_64 rng(10);
+  const std::uint64_t edges[] = {0, 1, 0xfffffffeull, 0xffffffffull, 0x100000000ull};
+  for (int round = 0; round < 20000; ++round) {
+    const std::uint64_t base =
+        round % 4 == 0 ? std::numeric_limits<Addr>::max() - 0xffffffffull : rng() >> (round % 40);
+    std::array<Addr, kWarpSize> addr;
+    for (auto& a : addr)
+      a = base + (rng() % 3 == 0 ? edges[rng() % 5] % (round % 4 == 0 ? 0x100000000ull : ~0ull)
+                                 : rng() % 0x100000000ull);
+    const auto mask = static_cast<LaneMask>(round % 3 == 0 ? 0xffffffffu : rng() | 1u);
+    std::array<Addr, kWarpSize> expect, out;
+    const int n = detail::sort_active_lanes_network(addr, mask, expect);
+    out.fill(0);
+    ASSERT_EQ(detail::sort_active_lanes_avx512(addr, mask, out), n);
+    ASSERT_EQ(out, expect) << "round " << round;
+  }
+}
+
 struct Reference {
   std::set<Addr> bytes;
   std::map<Addr, std::uint8_t> line_masks;
