@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/error.h"
+#include "trace/packed_lanes.h"
 #include "trace/record_util.h"
 
 namespace gms::trace {
@@ -94,6 +95,10 @@ inline std::optional<std::uint64_t> same_deltas(const std::uint8_t* p, unsigned 
       // A full warp stepping by one amount (a regular kernel written as a list): no unpacking.
       const std::uint64_t d = static_cast<std::uint64_t>(unzigzag(*step)) << shift;
       for (unsigned i = 0; i < kWarpSize; ++i, a += d) r.addr[i] = a;
+      return p + (31 * bits + 7) / 8;
+    }
+    if (bits <= detail::kVectorUnpackMaxBits && detail::vector_unpack_available()) {
+      detail::unpack_full_warp(p, bits, shift, a, r.addr.data());
       return p + (31 * bits + 7) / 8;
     }
     r.addr[0] = a;
