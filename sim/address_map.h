@@ -24,6 +24,9 @@ class FastDiv32 {
     const std::uint64_t low = m_ * x;
     return static_cast<std::uint32_t>((static_cast<unsigned __int128>(low) * d_) >> 64);
   }
+  /// For vector versions of mod: d and ceil(2^64 / d).
+  std::uint32_t divisor() const { return d_; }
+  std::uint64_t multiplier() const { return m_; }
 
  private:
   std::uint32_t d_;
@@ -52,6 +55,10 @@ class Interleave {
     return mod_.mod(fold32(chunk));
   }
   std::uint32_t units() const { return units_; }
+  /// The parameters of unit_of, for vector versions of it.
+  unsigned shift() const { return shift_; }
+  bool xor_hash() const { return hash_ == SliceHash::Xor; }
+  const FastDiv32& modulus() const { return mod_; }
   /// True when both maps send every address to the same unit number.
   bool same_as(const Interleave& o) const {
     return units_ == o.units_ && shift_ == o.shift_ && hash_ == o.hash_;

@@ -1,0 +1,109 @@
+#include "sim/scattered_warp.h"
+
+#include <bit>
+
+#include "sim/cpu_features.h"
+#include "sim/sorting_network.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define GMS_HAVE_AVX512_SCATTERED 1
+// GCC 12's AVX-512 intrinsics initialise a placeholder from itself (GCC bug 105593).
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#endif
+
+namespace gms {
+
+#ifdef GMS_HAVE_AVX512_SCATTERED
+
+namespace {
+
+/// Bits of the sorted lanes in `s` whose address >> `shift` differs from the lane before's
+/// (`p`: the lanes before).
+__attribute__((target("avx512f"), always_inline)) inline std::uint32_t starts(const __m512i (&s)[4],
+                                                                              const __m512i (&p)[4],
+                                                                              unsigned shift) {
+  std::uint32_t bits = 0;
+  for (unsigned i = 0; i < 4; ++i)
+    bits |= std::uint32_t{_mm512_cmpneq_epu64_mask(_mm512_srli_epi64(s[i], shift),
+                                                   _mm512_srli_epi64(p[i], shift))}
+            << (8 * i);
+  return bits;
+}
+
+/// Interleave::unit_of of eight addresses (see address_map.h): the chunk number, its XOR fold,
+/// the 32-bit fold, then FastDiv32::mod with 32 x 32-bit multiplies.
+__attribute__((target("avx512f"), always_inline)) inline __m256i units8(__m512i addr,
+                                                                        const Interleave& map) {
+  const std::uint64_t m = map.modulus().multiplier();
+  __m512i c = _mm512_srl_epi64(addr, _mm_cvtsi32_si128(static_cast<int>(map.shift())));
+  if (map.xor_hash())
+    c = _mm512_xor_si512(_mm512_xor_si512(c, _mm512_srli_epi64(c, 7)),
+                         _mm512_xor_si512(_mm512_srli_epi64(c, 13), _mm512_srli_epi64(c, 19)));
+  const __m512i x = _mm512_xor_si512(c, _mm512_srli_epi64(c, 32));  // the low 32 bits count
+  // low = m * x mod 2^64; unit = (low * d) >> 64 = (low_hi * d + (low_lo * d >> 32)) >> 32.
+  const __m512i low = _mm512_add_epi64(
+      _mm512_mul_epu32(_mm512_set1_epi64(static_cast<long long>(m & 0xffffffffu)), x),
+      _mm512_slli_epi64(_mm512_mul_epu32(_mm512_set1_epi64(static_cast<long long>(m >> 32)), x),
+                        32));
+  const __m512i d = _mm512_set1_epi64(map.modulus().divisor());
+  const __m512i t = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(low, 32), d),
+                                     _mm512_srli_epi64(_mm512_mul_epu32(low, d), 32));
+  return _mm512_cvtepi64_epi32(_mm512_srli_epi64(t, 32));
+}
+
+__attribute__((target("avx512f"))) bool analyze_avx512(const WarpInstr& w,
+                                                       std::uint32_t segment_bytes,
+                                                       const Interleave& map, ScatteredWarp& out) {
+  __m512i s[4];
+  __m512i any = _mm512_setzero_si512();
+  for (unsigned i = 0; i < 4; ++i) any = _mm512_or_si512(any, _mm512_loadu_si512(&w.addr[8 * i]));
+  // Unaligned accesses can straddle sectors and lines: the coalescer merges their byte ranges.
+  if ((_mm512_reduce_or_epi64(any) & (w.size - 1)) != 0) return false;
+  std::array<Addr, kWarpSize> sorted;
+  detail::sort_active_lanes_avx512(w.addr, w.mask, sorted);
+  for (unsigned i = 0; i < 4; ++i) s[i] = _mm512_loadu_si512(&sorted[8 * i]);
+  // Each lane's predecessor; lane 0's is its own complement, which differs at every shift.
+  const __m512i flipped = _mm512_permutexvar_epi64(_mm512_setzero_si512(),
+                                                   _mm512_xor_si512(s[0], _mm512_set1_epi64(-1)));
+  const __m512i p[4] = {_mm512_alignr_epi64(s[0], flipped, 7), _mm512_alignr_epi64(s[1], s[0], 7),
+                        _mm512_alignr_epi64(s[2], s[1], 7), _mm512_alignr_epi64(s[3], s[2], 7)};
+  const auto count = [](std::uint32_t bits) {
+    return static_cast<std::uint32_t>(std::popcount(bits));
+  };
+  out.active_threads = kWarpSize;
+  out.bytes_requested = kWarpSize * w.size;
+  out.bytes_distinct = count(starts(s, p, 0)) * w.size;  // aligned: equal starts or no overlap
+  out.sector_starts = starts(s, p, 5);
+  out.segment_starts = starts(s, p, static_cast<unsigned>(std::countr_zero(segment_bytes)));
+  out.sectors = count(out.sector_starts);
+  out.transactions = count(out.segment_starts);
+  out.lines = count(starts(s, p, 7));
+  out.segment_bytes = segment_bytes;
+  const __m512i line = _mm512_set1_epi64(~std::int64_t{127});
+  for (unsigned i = 0; i < 4; ++i)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out.unit.data() + 8 * i),
+                        units8(_mm512_and_si512(s[i], line), map));
+  return true;
+}
+
+}  // namespace
+
+bool analyze_scattered_warp(const WarpInstr& w, std::uint32_t segment_bytes, const Interleave& map,
+                            ScatteredWarp& out) {
+  if (w.mask != 0xffffffffu || w.strided || !cpu_has_avx512f()) return false;
+  return analyze_avx512(w, segment_bytes, map, out);
+}
+
+#else
+
+bool analyze_scattered_warp(const WarpInstr&, std::uint32_t, const Interleave&, ScatteredWarp&) {
+  return false;
+}
+
+#endif
+
+}  // namespace gms

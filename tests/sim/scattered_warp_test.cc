@@ -1,0 +1,110 @@
+// The cold model's shortcut for scattered warps against the coalescer: the same counts, and the
+// same sectors and transaction bytes per unit as charging the coalescer's lines one by one.
+#include "sim/scattered_warp.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "sim/coalescer.h"
+#include "sim/config.h"
+#include "sim/cpu_features.h"
+
+namespace gms {
+namespace {
+
+/// A full warp of list addresses aligned to `size`: random lanes over `span` bytes from `base`,
+/// some lanes repeating another's address, line or sector.
+WarpInstr scattered(std::mt19937_64& rng, Op op, unsigned size, Addr base, Addr span) {
+  WarpInstr w;
+  w.op = op;
+  w.size = static_cast<std::uint8_t>(size);
+  w.mask = 0xffffffffu;
+  w.strided = false;
+  for (unsigned t = 0; t < kWarpSize; ++t) {
+    Addr a = base + rng() % span;
+    const unsigned kind = static_cast<unsigned>(rng() % 8);
+    if (t > 0 && kind == 0) a = w.addr[rng() % t];                               // same address
+    if (t > 0 && kind == 1) a = (w.addr[rng() % t] & ~Addr{127}) + rng() % 128;  // same line
+    if (t > 0 && kind == 2) a = (w.addr[rng() % t] & ~Addr{31}) + rng() % 32;    // same sector
+    w.addr[t] = a & ~Addr{size - 1};
+  }
+  return w;
+}
+
+struct PerUnit {
+  std::map<std::uint32_t, std::uint64_t> sectors, segment_bytes;
+};
+
+TEST(ScatteredWarpTest, CountsAndUnitsMatchTheCoalescersLines) {
+  if (!cpu_has_avx512f()) GTEST_SKIP() << "this CPU has no AVX-512F";
+  std::mt19937_64 rng(21);
+  const Interleave maps[] = {
+      Interleave(96, 256, SliceHash::Xor), Interleave(24, 128, SliceHash::Linear),
+      Interleave(7, 4096, SliceHash::Xor), Interleave(1, 256, SliceHash::Xor)};
+  const Op ops[] = {Op::LDG, Op::STG, Op::ATOMG, Op::LDL, Op::RED, Op::STL};
+  const Addr spans[] = {256, 4096, Addr{1} << 30, Addr{1} << 36, ~Addr{0}};
+  for (std::uint32_t segment : {32u, 64u, 128u}) {
+    SimConfig cfg;
+    cfg.coalescer.segment_bytes = segment;
+    validate(cfg);
+    const Coalescer coalescer(cfg.coalescer);
+    for (int round = 0; round < 3000; ++round) {
+      const Op op = ops[round % 6];
+      const unsigned size = 1u << (round % 5);
+      const Addr span = spans[round % 5];
+      // Some warps at the top of the address space.
+      const Addr base = round % 7 == 0 ? ~Addr{0} - span + 1 : rng() >> 20;
+      const WarpInstr w = scattered(rng, op, size, base, span);
+      const Interleave& map = maps[round % 4];
+      ScatteredWarp s;
+      ASSERT_TRUE(analyze_scattered_warp(w, coalescer.segment_bytes(op), map, s)) << round;
+      CoalescedAccess a;
+      coalescer.coalesce(w, a);
+      EXPECT_EQ(s.active_threads, a.active_threads) << round;
+      EXPECT_EQ(s.bytes_requested, a.bytes_requested) << round;
+      EXPECT_EQ(s.bytes_distinct, a.bytes_distinct) << round;
+      EXPECT_EQ(s.sectors, a.sectors) << round;
+      EXPECT_EQ(s.transactions, a.transactions) << round;
+      EXPECT_EQ(s.lines, a.lines) << round;
+      EXPECT_EQ(s.segment_bytes, a.segment_bytes) << round;
+      PerUnit want, got;
+      for (std::uint32_t i = 0; i < a.lines; ++i) {
+        const LineAccess& la = a.line_list[i];
+        const std::uint32_t u = map.unit_of(la.line_addr);
+        want.sectors[u] += static_cast<std::uint64_t>(std::popcount(la.sector_mask));
+        want.segment_bytes[u] += coalescer.line_transactions(op, la.sector_mask) * a.segment_bytes;
+      }
+      for (unsigned i = 0; i < kWarpSize; ++i) {
+        if (s.sector_starts >> i & 1) got.sectors[s.unit[i]] += 1;
+        if (s.segment_starts >> i & 1) got.segment_bytes[s.unit[i]] += s.segment_bytes;
+      }
+      EXPECT_EQ(got.sectors, want.sectors) << round;
+      EXPECT_EQ(got.segment_bytes, want.segment_bytes) << round;
+    }
+  }
+}
+
+TEST(ScatteredWarpTest, DeclinesWhatTheCoalescerMustWalk) {
+  std::mt19937_64 rng(22);
+  const Interleave map(96, 256, SliceHash::Xor);
+  ScatteredWarp s;
+  WarpInstr w = scattered(rng, Op::LDG, 4, 0x10000000, 1 << 20);
+  if (cpu_has_avx512f()) {
+    EXPECT_TRUE(analyze_scattered_warp(w, 32, map, s));
+  }
+  WarpInstr unaligned = w;
+  unaligned.addr[17] += 2;  // a 4-byte access at an odd half: may straddle a sector
+  EXPECT_FALSE(analyze_scattered_warp(unaligned, 32, map, s));
+  WarpInstr partial = w;
+  partial.mask = 0xfffffffeu;
+  EXPECT_FALSE(analyze_scattered_warp(partial, 32, map, s));
+  WarpInstr strided = w;
+  strided.strided = true;
+  strided.stride = 4;
+  EXPECT_FALSE(analyze_scattered_warp(strided, 32, map, s));
+}
+
+}  // namespace
+}  // namespace gms
