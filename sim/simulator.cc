@@ -29,6 +29,8 @@ constexpr std::size_t kReadAheadRecords = 4096;
 /// Records per batch read on the replay's own thread: few enough (19 KiB) that the decoded
 /// records are still in the core's L1 cache when they are replayed.
 constexpr std::size_t kDirectRecords = 64;
+/// Records ahead of the replay whose cache lines it requests, when another thread decoded them.
+constexpr std::size_t kPrefetchRecords = 4;
 
 /// The coalescing counts of one execution of a global, local or atomic instruction, both modes.
 /// `Counts` is a CoalescedAccess or a CoalesceMemo::Counts (the same fields).
@@ -127,6 +129,7 @@ class Replayer {
 
   template <class Batches>
   void replay_from(Batches& source, std::vector<KernelStats>& out) {
+    constexpr bool kFromOtherCore = std::is_same_v<Batches, trace::ReadAhead>;
     KernelInfo kernel;
     while (source.next_kernel(kernel)) {
       if (!opts_.kernel_ids.empty() && std::find(opts_.kernel_ids.begin(), opts_.kernel_ids.end(),
@@ -151,7 +154,15 @@ class Replayer {
       cold_slices_.assign(cfg_.l2.slices, 0);
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->begin_kernel(*cached_);
       for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch())
-        for (auto& w : batch) add(w);
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+          // Records decoded on the reading thread arrive from the other core's cache: request
+          // a few ahead (296 bytes each) so that the transfers overlap the replay.
+          if (kFromOtherCore && i + kPrefetchRecords < batch.size()) {
+            const char* next = reinterpret_cast<const char*>(&batch[i + kPrefetchRecords]);
+            for (std::size_t b = 0; b < sizeof(WarpInstr); b += 64) __builtin_prefetch(next + b);
+          }
+          add(batch[i]);
+        }
       for (std::uint32_t slot = 0; slot < CoalesceMemo::kSlots; ++slot) charge_pending(slot);
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->end_kernel();
       DramTraffic cold_dram = cold_dram_.finish();
