@@ -13,6 +13,8 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 #include <immintrin.h>
+
+#include "sim/bitonic_avx512.h"
 #endif
 
 namespace gms {
@@ -55,14 +57,71 @@ __attribute__((target("avx512f"), always_inline)) inline __m256i units8(__m512i 
   return _mm512_cvtepi64_epi32(_mm512_srli_epi64(t, 32));
 }
 
+/// Bits of the sorted lanes in `e` whose value >> `shift` differs from the lane before's (`p`),
+/// sixteen 32-bit lanes per register.
+__attribute__((target("avx512f"), always_inline)) inline std::uint32_t starts32(
+    const __m512i (&e)[2], const __m512i (&p)[2], unsigned shift) {
+  const __m128i count = _mm_cvtsi32_si128(static_cast<int>(shift));
+  return std::uint32_t{_mm512_cmpneq_epu32_mask(_mm512_srl_epi32(e[0], count),
+                                                _mm512_srl_epi32(p[0], count))} |
+         std::uint32_t{
+             _mm512_cmpneq_epu32_mask(_mm512_srl_epi32(e[1], count), _mm512_srl_epi32(p[1], count))}
+             << 16;
+}
+
+/// The analysis of a warp whose sorted addresses are `least` + `k` (32-bit offsets, the
+/// largest below 2^32 - 128): offsets from the line of `least`, so that shifts by up to 7 bits
+/// tell sectors, segments and lines apart exactly, sixteen lanes per register.
+__attribute__((target("avx512f"), always_inline)) inline void analyze_narrow(
+    const __m512i (&k)[2], std::uint64_t least, unsigned size, std::uint32_t segment_bytes,
+    const Interleave& map, ScatteredWarp& out) {
+  const __m512i in_line = _mm512_set1_epi32(static_cast<int>(least & 127));
+  const __m512i e[2] = {_mm512_add_epi32(k[0], in_line), _mm512_add_epi32(k[1], in_line)};
+  // Each lane's predecessor; lane 0's is its own complement, which differs at every shift.
+  const __m512i flipped = _mm512_permutexvar_epi32(_mm512_setzero_si512(),
+                                                   _mm512_xor_si512(e[0], _mm512_set1_epi32(-1)));
+  const __m512i p[2] = {_mm512_alignr_epi32(e[0], flipped, 15),
+                        _mm512_alignr_epi32(e[1], e[0], 15)};
+  const auto count = [](std::uint32_t bits) {
+    return static_cast<std::uint32_t>(std::popcount(bits));
+  };
+  out.active_threads = kWarpSize;
+  out.bytes_requested = kWarpSize * size;
+  out.bytes_distinct = count(starts32(e, p, 0)) * size;  // aligned: equal starts or no overlap
+  out.sector_starts = starts32(e, p, 5);
+  out.segment_starts = starts32(e, p, static_cast<unsigned>(std::countr_zero(segment_bytes)));
+  out.sectors = count(out.sector_starts);
+  out.transactions = count(out.segment_starts);
+  out.lines = count(starts32(e, p, 7));
+  out.segment_bytes = segment_bytes;
+  const __m512i first_line = _mm512_set1_epi64(static_cast<long long>(least & ~std::uint64_t{127}));
+  const __m512i line_mask = _mm512_set1_epi64(~std::int64_t{127});
+  for (unsigned i = 0; i < 4; ++i) {
+    const __m512i offset = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(e[i / 2], i % 2));
+    _mm256_storeu_si256(
+        reinterpret_cast<__m256i*>(out.unit.data() + 8 * i),
+        units8(_mm512_add_epi64(first_line, _mm512_and_si512(offset, line_mask)), map));
+  }
+}
+
 __attribute__((target("avx512f"))) bool analyze_avx512(const WarpInstr& w,
                                                        std::uint32_t segment_bytes,
                                                        const Interleave& map, ScatteredWarp& out) {
   __m512i s[4];
   __m512i any = _mm512_setzero_si512();
-  for (unsigned i = 0; i < 4; ++i) any = _mm512_or_si512(any, _mm512_loadu_si512(&w.addr[8 * i]));
+  for (unsigned i = 0; i < 4; ++i) {
+    s[i] = _mm512_loadu_si512(&w.addr[8 * i]);
+    any = _mm512_or_si512(any, s[i]);
+  }
   // Unaligned accesses can straddle sectors and lines: the coalescer merges their byte ranges.
   if ((_mm512_reduce_or_epi64(any) & (w.size - 1)) != 0) return false;
+  std::uint64_t least;
+  __m512i k[2];
+  if (detail::sorted_offsets(s, w.mask, 0xffffffffu - 127, least, k)) {
+    analyze_narrow(k, least, w.size, segment_bytes, map, out);
+    return true;
+  }
+  // Wider warps: the sort of 64-bit addresses, and the analysis on them.
   std::array<Addr, kWarpSize> sorted;
   detail::sort_active_lanes_avx512(w.addr, w.mask, sorted);
   for (unsigned i = 0; i < 4; ++i) s[i] = _mm512_loadu_si512(&sorted[8 * i]);

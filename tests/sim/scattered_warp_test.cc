@@ -44,7 +44,10 @@ TEST(ScatteredWarpTest, CountsAndUnitsMatchTheCoalescersLines) {
       Interleave(96, 256, SliceHash::Xor), Interleave(24, 128, SliceHash::Linear),
       Interleave(7, 4096, SliceHash::Xor), Interleave(1, 256, SliceHash::Xor)};
   const Op ops[] = {Op::LDG, Op::STG, Op::ATOMG, Op::LDL, Op::RED, Op::STL};
-  const Addr spans[] = {256, 4096, Addr{1} << 30, Addr{1} << 36, ~Addr{0}};
+  // Spans inside and past the 32-bit offsets of the vector analysis (2^32 - 128 and up: the
+  // 64-bit path), at their edge.
+  const Addr spans[] = {256,           4096,          Addr{1} << 30, (Addr{1} << 32) - 200,
+                        Addr{1} << 32, Addr{1} << 36, ~Addr{0}};
   for (std::uint32_t segment : {32u, 64u, 128u}) {
     SimConfig cfg;
     cfg.coalescer.segment_bytes = segment;
@@ -53,9 +56,9 @@ TEST(ScatteredWarpTest, CountsAndUnitsMatchTheCoalescersLines) {
     for (int round = 0; round < 3000; ++round) {
       const Op op = ops[round % 6];
       const unsigned size = 1u << (round % 5);
-      const Addr span = spans[round % 5];
+      const Addr span = spans[round % 7];
       // Some warps at the top of the address space.
-      const Addr base = round % 7 == 0 ? ~Addr{0} - span + 1 : rng() >> 20;
+      const Addr base = round % 11 == 0 ? ~Addr{0} - span + 1 : rng() >> 20;
       const WarpInstr w = scattered(rng, op, size, base, span);
       const Interleave& map = maps[round % 4];
       ScatteredWarp s;
@@ -83,6 +86,37 @@ TEST(ScatteredWarpTest, CountsAndUnitsMatchTheCoalescersLines) {
       EXPECT_EQ(got.sectors, want.sectors) << round;
       EXPECT_EQ(got.segment_bytes, want.segment_bytes) << round;
     }
+  }
+}
+
+TEST(ScatteredWarpTest, OffsetsAtTheEdgeOfThirtyTwoBits) {
+  // Offsets are taken from the smallest address's line start: a warp whose smallest address is
+  // 64 bytes into its line and whose largest lies 2^32 - 64 above it would overflow 32 bits.
+  if (!cpu_has_avx512f()) GTEST_SKIP() << "this CPU has no AVX-512F";
+  SimConfig cfg;
+  validate(cfg);
+  const Coalescer coalescer(cfg.coalescer);
+  const Interleave map(96, 256, SliceHash::Xor);
+  for (const Addr top : {(Addr{1} << 32) - 64, (Addr{1} << 32) - 132, (Addr{1} << 32) - 128}) {
+    WarpInstr w;
+    w.op = Op::LDG;
+    w.size = 4;
+    w.mask = 0xffffffffu;
+    const Addr least = 0x123456789040ull;  // its line and the top one hash to different slices
+    for (unsigned t = 0; t < kWarpSize; ++t) w.addr[t] = least + (top / 31 * t & ~Addr{3});
+    w.addr[31] = least + top;
+    std::swap(w.addr[0], w.addr[31]);  // unsorted
+    ScatteredWarp s;
+    ASSERT_TRUE(analyze_scattered_warp(w, 32, map, s));
+    CoalescedAccess a;
+    coalescer.coalesce(w, a);
+    EXPECT_EQ(s.lines, a.lines) << top;
+    EXPECT_EQ(s.sectors, a.sectors) << top;
+    std::map<std::uint32_t, int> want, got;
+    for (std::uint32_t i = 0; i < a.lines; ++i) ++want[map.unit_of(a.line_list[i].line_addr)];
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      if (s.sector_starts >> i & 1) ++got[s.unit[i]];
+    EXPECT_EQ(got, want) << top;
   }
 }
 
