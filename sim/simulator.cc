@@ -152,6 +152,7 @@ class Replayer {
       traffic_.sm_l1_sectors.assign(cfg_.gpu.sm_count, 0);
       traffic_.sm_shared_wavefronts.assign(cfg_.gpu.sm_count, 0);
       cold_slices_.assign(cfg_.l2.slices, 0);
+      scattered_sectors_.assign(cfg_.l2.slices, 0);
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->begin_kernel(*cached_);
       for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch())
         for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -164,6 +165,7 @@ class Replayer {
           add(batch[i]);
         }
       for (std::uint32_t slot = 0; slot < CoalesceMemo::kSlots; ++slot) charge_pending(slot);
+      charge_scattered_sectors();
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->end_kernel();
       DramTraffic cold_dram = cold_dram_.finish();
       for (auto* k : {&cold_, &cached_}) {
@@ -310,12 +312,11 @@ class Replayer {
     charge_cold_hierarchy(op, s, c);
     std::uint64_t* slice_sectors = cold_slices_.data();
     auto unit = [&](std::uint32_t m) { return s.unit[static_cast<unsigned>(std::countr_zero(m))]; };
-    if (s.segment_starts == s.sector_starts) {  // 32-byte transactions: one pass
-      for (std::uint32_t m = s.sector_starts; m != 0; m &= m - 1) {
-        const std::uint32_t u = unit(m);
-        ++slice_sectors[u];
-        cold_dram_.add_channel_bytes(u, s.segment_bytes);
-      }
+    if (s.segment_bytes == kSectorBytes) {
+      // Segments are sectors: one count per unit now, its slice's sectors and its channel's
+      // bytes at the kernel's end (charge_scattered_sectors).
+      std::uint64_t* sectors = scattered_sectors_.data();
+      for (std::uint32_t m = s.sector_starts; m != 0; m &= m - 1) ++sectors[unit(m)];
     } else {
       for (std::uint32_t m = s.sector_starts; m != 0; m &= m - 1) ++slice_sectors[unit(m)];
       for (std::uint32_t m = s.segment_starts; m != 0; m &= m - 1)
@@ -323,6 +324,18 @@ class Replayer {
     }
     cold_dram_.add_total_bytes(std::uint64_t{s.transactions} * s.segment_bytes, is_store(op));
     return true;
+  }
+
+  /// Adds the sectors that charge_scattered counted per unit to their slices and, 32 bytes
+  /// each, to their channels (the slice and channel maps agree there).
+  void charge_scattered_sectors() {
+    for (std::size_t u = 0; u < scattered_sectors_.size(); ++u) {
+      const std::uint64_t n = scattered_sectors_[u];
+      if (n == 0) continue;
+      cold_slices_[u] += n;
+      cold_dram_.add_channel_bytes(static_cast<std::uint32_t>(u), n * kSectorBytes);
+      scattered_sectors_[u] = 0;
+    }
   }
 
   /// Charges the repeats of memo slot `slot` not yet in their row's counters: every repeat of
@@ -422,6 +435,9 @@ class Replayer {
   /// Cold-only replays may charge scattered warps from their counts (analyze_scattered_warp):
   /// lines map to channels that are their slices, and the DRAM model keeps no row state.
   bool scattered_shortcut_;
+  /// Per slice: sectors of scattered warps with 32-byte segments not yet charged to it and its
+  /// channel (charge_scattered_sectors).
+  std::vector<std::uint64_t> scattered_sectors_;
   TrafficProfile traffic_;
   std::vector<std::uint64_t> cold_slices_;
   InstrTable rows_;
