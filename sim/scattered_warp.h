@@ -25,7 +25,7 @@ struct ScatteredWarp {
   /// Bit i: sorted lane i opens a transaction segment.
   std::uint32_t segment_starts = 0;
   /// Sorted lane i's unit (L2 slice) under the map passed in, from its line's address.
-  std::array<std::uint32_t, kWarpSize> unit{};
+  std::array<std::uint32_t, kWarpSize> unit;  // (not zeroed: analyze_scattered_warp fills it)
 };
 
 /// Fills `out` for `w` under transactions of `segment_bytes` (32, 64 or 128) and the slice map

@@ -316,7 +316,11 @@ class Replayer {
       // Segments are sectors: one count per unit now, its slice's sectors and its channel's
       // bytes at the kernel's end (charge_scattered_sectors).
       std::uint64_t* sectors = scattered_sectors_.data();
-      for (std::uint32_t m = s.sector_starts; m != 0; m &= m - 1) ++sectors[unit(m)];
+      if (s.sector_starts == 0xffffffffu) {  // every lane its own sector: no mask walk
+        for (const std::uint32_t u : s.unit) ++sectors[u];
+      } else {
+        for (std::uint32_t m = s.sector_starts; m != 0; m &= m - 1) ++sectors[unit(m)];
+      }
     } else {
       for (std::uint32_t m = s.sector_starts; m != 0; m &= m - 1) ++slice_sectors[unit(m)];
       for (std::uint32_t m = s.segment_starts; m != 0; m &= m - 1)
