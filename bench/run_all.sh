@@ -3,7 +3,8 @@
 # microbenchmarks per stage, end-to-end throughput on the regular (stream) and irregular
 # (random) traces, peak memory from 10 million to GMS_BENCH_BIG_RECORDS (default 1 billion)
 # warp instructions, and sweep scaling on 1 vs 2 jobs. Generated traces stay in GMS_BENCH_DIR
-# (default /tmp/gms-bench; the 1-billion-record stream is about 1.3 MB as .gmt). Build first:
+# (default /tmp/gms-bench; the 1-billion-record stream is about 1.3 MB as .gmt, the 10-million-
+# record random trace 1 GB). Build first:
 #   cmake -S . -B build-rel -G Ninja -DCMAKE_BUILD_TYPE=Release -DGMS_BUILD_CUDA=OFF
 #   ninja -C build-rel && bench/run_all.sh build-rel > results.md
 # The 1-billion-instruction cached run takes several minutes.
@@ -21,7 +22,10 @@ echo
 echo "## End to end"
 "${e2e[@]}" --records 10000000 --patterns stream --formats gmt,wtrace.zst
 "${e2e[@]}" --records 10000000 --patterns stream_lists --formats gmt
-"${e2e[@]}" --records 1000000 --patterns random --formats gmt
+# The irregular trace: cold over 10 million warps (1 GB of .gmt: a million take 0.1 s, of which
+# starting up is a tenth), cached over 1 million (3 s).
+"${e2e[@]}" --records 10000000 --patterns random --formats gmt --modes cold
+"${e2e[@]}" --records 1000000 --patterns random --formats gmt --modes cached
 echo
 echo "## Memory from 10 million to $big warp instructions"
 "${e2e[@]}" --flat-memory "10000000,$big"
