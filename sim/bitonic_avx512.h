@@ -1,13 +1,16 @@
 #pragma once
 /// AVX-512 building blocks shared by the warp sort (sorting_network.cc) and the scattered-warp
 /// analysis (scattered_warp.cc): a bitonic network over 32 keys of 32 bits in two registers, and
-/// the narrowing of a warp's addresses to sorted 32-bit offsets from the smallest. Include only
-/// from files that include <immintrin.h> on x86-64 and call these from target("avx512f") code.
+/// the narrowing of a warp's addresses to sorted 32-bit offsets from the smallest. Defined where
+/// GMS_HAVE_AVX512 is (sim/avx512.h); call them from target("avx512f") code only.
 
 #include <bit>
 #include <cstdint>
 
+#include "sim/avx512.h"
 #include "sim/types.h"
+
+#ifdef GMS_HAVE_AVX512
 
 namespace gms::detail {
 
@@ -87,3 +90,5 @@ __attribute__((target("avx512f"), always_inline)) inline bool sorted_offsets(con
 }
 
 }  // namespace gms::detail
+
+#endif  // GMS_HAVE_AVX512

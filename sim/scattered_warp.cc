@@ -2,26 +2,35 @@
 
 #include <bit>
 
+#include "sim/avx512.h"
+#include "sim/bitonic_avx512.h"
 #include "sim/cpu_features.h"
 #include "sim/sorting_network.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define GMS_HAVE_AVX512_SCATTERED 1
-// GCC 12's AVX-512 intrinsics initialise a placeholder from itself (GCC bug 105593).
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-
-#include "sim/bitonic_avx512.h"
-#endif
-
 namespace gms {
 
-#ifdef GMS_HAVE_AVX512_SCATTERED
+#ifdef GMS_HAVE_AVX512
 
 namespace {
+
+/// The counts from the sorted lanes that start a new address, sector, segment and line (bit i:
+/// sorted lane i). Aligned accesses either start at the same address or share no byte.
+void fill_counts(ScatteredWarp& out, unsigned size, std::uint32_t segment_bytes,
+                 std::uint32_t address_starts, std::uint32_t sector_starts,
+                 std::uint32_t segment_starts, std::uint32_t line_starts) {
+  const auto count = [](std::uint32_t bits) {
+    return static_cast<std::uint32_t>(std::popcount(bits));
+  };
+  out.active_threads = kWarpSize;
+  out.bytes_requested = kWarpSize * size;
+  out.bytes_distinct = count(address_starts) * size;
+  out.sector_starts = sector_starts;
+  out.segment_starts = segment_starts;
+  out.sectors = count(sector_starts);
+  out.transactions = count(segment_starts);
+  out.lines = count(line_starts);
+  out.segment_bytes = segment_bytes;
+}
 
 /// Bits of the sorted lanes in `s` whose address >> `shift` differs from the lane before's
 /// (`p`: the lanes before).
@@ -82,18 +91,9 @@ __attribute__((target("avx512f"), always_inline)) inline void analyze_narrow(
                                                    _mm512_xor_si512(e[0], _mm512_set1_epi32(-1)));
   const __m512i p[2] = {_mm512_alignr_epi32(e[0], flipped, 15),
                         _mm512_alignr_epi32(e[1], e[0], 15)};
-  const auto count = [](std::uint32_t bits) {
-    return static_cast<std::uint32_t>(std::popcount(bits));
-  };
-  out.active_threads = kWarpSize;
-  out.bytes_requested = kWarpSize * size;
-  out.bytes_distinct = count(starts32(e, p, 0)) * size;  // aligned: equal starts or no overlap
-  out.sector_starts = starts32(e, p, 5);
-  out.segment_starts = starts32(e, p, static_cast<unsigned>(std::countr_zero(segment_bytes)));
-  out.sectors = count(out.sector_starts);
-  out.transactions = count(out.segment_starts);
-  out.lines = count(starts32(e, p, 7));
-  out.segment_bytes = segment_bytes;
+  const unsigned segment_shift = static_cast<unsigned>(std::countr_zero(segment_bytes));
+  fill_counts(out, size, segment_bytes, starts32(e, p, 0), starts32(e, p, 5),
+              starts32(e, p, segment_shift), starts32(e, p, 7));
   const __m512i first_line = _mm512_set1_epi64(static_cast<long long>(least & ~std::uint64_t{127}));
   const __m512i line_mask = _mm512_set1_epi64(~std::int64_t{127});
   for (unsigned i = 0; i < 4; ++i) {
@@ -130,18 +130,9 @@ __attribute__((target("avx512f"))) bool analyze_avx512(const WarpInstr& w,
                                                    _mm512_xor_si512(s[0], _mm512_set1_epi64(-1)));
   const __m512i p[4] = {_mm512_alignr_epi64(s[0], flipped, 7), _mm512_alignr_epi64(s[1], s[0], 7),
                         _mm512_alignr_epi64(s[2], s[1], 7), _mm512_alignr_epi64(s[3], s[2], 7)};
-  const auto count = [](std::uint32_t bits) {
-    return static_cast<std::uint32_t>(std::popcount(bits));
-  };
-  out.active_threads = kWarpSize;
-  out.bytes_requested = kWarpSize * w.size;
-  out.bytes_distinct = count(starts(s, p, 0)) * w.size;  // aligned: equal starts or no overlap
-  out.sector_starts = starts(s, p, 5);
-  out.segment_starts = starts(s, p, static_cast<unsigned>(std::countr_zero(segment_bytes)));
-  out.sectors = count(out.sector_starts);
-  out.transactions = count(out.segment_starts);
-  out.lines = count(starts(s, p, 7));
-  out.segment_bytes = segment_bytes;
+  const unsigned segment_shift = static_cast<unsigned>(std::countr_zero(segment_bytes));
+  fill_counts(out, w.size, segment_bytes, starts(s, p, 0), starts(s, p, 5),
+              starts(s, p, segment_shift), starts(s, p, 7));
   const __m512i line = _mm512_set1_epi64(~std::int64_t{127});
   for (unsigned i = 0; i < 4; ++i)
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out.unit.data() + 8 * i),

@@ -1,22 +1,11 @@
 #include "sim/sorting_network.h"
 
-#include "sim/cpu_features.h"
-
 #include <bit>
 #include <limits>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define GMS_HAVE_AVX512_SORT 1
-// GCC 12's AVX-512 intrinsics initialise a placeholder from itself (GCC bug 105593), which
-// -Wuninitialized reports wherever they are inlined.
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-
+#include "sim/avx512.h"
 #include "sim/bitonic_avx512.h"
-#endif
+#include "sim/cpu_features.h"
 
 namespace gms {
 
@@ -31,7 +20,7 @@ int sort_active_lanes_network(const std::array<Addr, kWarpSize>& addr, LaneMask 
   return n;
 }
 
-#ifdef GMS_HAVE_AVX512_SORT
+#ifdef GMS_HAVE_AVX512
 
 namespace {
 

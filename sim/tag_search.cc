@@ -2,19 +2,11 @@
 
 #include <bit>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define GMS_HAVE_AVX512_TAG_SEARCH 1
-// GCC 12's AVX-512 intrinsics initialise a placeholder from itself (GCC bug 105593).
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-#endif
+#include "sim/avx512.h"
 
 namespace gms::detail {
 
-#ifdef GMS_HAVE_AVX512_TAG_SEARCH
+#ifdef GMS_HAVE_AVX512
 
 namespace {
 

@@ -1,21 +1,12 @@
 #include "trace/packed_lanes.h"
 
+#include "sim/avx512.h"
 #include "sim/cpu_features.h"
 #include "trace/binary_format.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define GMS_HAVE_AVX512_UNPACK 1
-// GCC 12's AVX-512 intrinsics initialise a placeholder from itself (GCC bug 105593).
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-#endif
-
 namespace gms::trace::detail {
 
-#ifdef GMS_HAVE_AVX512_UNPACK
+#ifdef GMS_HAVE_AVX512
 
 bool vector_unpack_available() {
   return cpu_has_avx512f();
