@@ -21,6 +21,40 @@ std::vector<KernelStats> run(const std::string& path, SimMode mode,
   return simulate(std::vector<std::string>{path}, cfg, opts);
 }
 
+/// Replays `path` cold-only and in mode both under each of `configs` and expects the cold
+/// results to agree: every row's counters, the totals, and what the per-unit traffic decides
+/// (the time model's busiest slice and channel).
+void expect_cold_agrees_with_both(const std::string& path,
+                                  const std::vector<ConfigSources>& configs, std::size_t kernels) {
+  for (const ConfigSources& config : configs) {
+    SCOPED_TRACE(config.files.empty() ? (config.overrides.empty() ? "h200" : config.overrides[0])
+                                      : config.files[0]);
+    const auto cold = run(path, SimMode::Cold, config);
+    const auto both = run(path, SimMode::Both, config);
+    ASSERT_EQ(cold.size(), kernels);
+    ASSERT_EQ(both.size(), 2 * kernels);
+    for (std::size_t k = 0; k < cold.size(); ++k) {
+      const KernelStats& a = cold[k];
+      const KernelStats& b = both[2 * k];  // each kernel's cold result comes first
+      ASSERT_EQ(b.mode, "cold");
+      EXPECT_EQ(a.records, b.records);
+      ASSERT_EQ(a.instructions.size(), b.instructions.size());
+      for (std::size_t r = 0; r < a.instructions.size(); ++r)
+        EXPECT_EQ(a.instructions[r].c, b.instructions[r].c) << "kernel " << k << " row " << r;
+      EXPECT_EQ(a.totals, b.totals);
+      EXPECT_EQ(a.traffic.load_requests, b.traffic.load_requests);
+      EXPECT_EQ(a.traffic.dram.read_bytes, b.traffic.dram.read_bytes);
+      EXPECT_EQ(a.traffic.dram.write_bytes, b.traffic.dram.write_bytes);
+      EXPECT_EQ(a.traffic.dram.row_hits, b.traffic.dram.row_hits);
+      // The busiest slice and channel decide these: sectors charged to the wrong unit show.
+      EXPECT_EQ(a.time.l2_ns, b.time.l2_ns);
+      EXPECT_EQ(a.time.dram_ns, b.time.dram_ns);
+      EXPECT_EQ(a.time.l1_ns, b.time.l1_ns);
+      EXPECT_EQ(a.time.estimate_ns, b.time.estimate_ns);
+    }
+  }
+}
+
 /// 140 instructions (rows 64 apart share a memo slot), all kinds of operations, shapes that
 /// repeat, shift by whole lines, change offset or stride, interleaved list records, 3 kernels.
 std::string repeat_trace() {
@@ -88,31 +122,7 @@ TEST(ColdRepeatTest, ScatteredWarpsChargedFromCountsAgreeWithTheColdHalfOfBoth) 
                                               {{}, {"coalescer.segment_bytes=64"}},
                                               {{}, {"coalescer.segment_bytes=128"}},
                                               {{}, {"dram.row_model=true"}}};
-  for (const ConfigSources& config : configs) {
-    SCOPED_TRACE(config.files.empty() ? (config.overrides.empty() ? "h200" : config.overrides[0])
-                                      : config.files[0]);
-    const auto cold = run(path, SimMode::Cold, config);
-    const auto both = run(path, SimMode::Both, config);
-    ASSERT_EQ(cold.size(), 2u);
-    ASSERT_EQ(both.size(), 4u);
-    for (std::size_t k = 0; k < cold.size(); ++k) {
-      const KernelStats& a = cold[k];
-      const KernelStats& b = both[2 * k];
-      ASSERT_EQ(a.instructions.size(), b.instructions.size());
-      for (std::size_t r = 0; r < a.instructions.size(); ++r)
-        EXPECT_EQ(a.instructions[r].c, b.instructions[r].c) << "kernel " << k << " row " << r;
-      EXPECT_EQ(a.totals, b.totals);
-      EXPECT_EQ(a.records, b.records);
-      EXPECT_EQ(a.traffic.load_requests, b.traffic.load_requests);
-      EXPECT_EQ(a.traffic.dram.read_bytes, b.traffic.dram.read_bytes);
-      EXPECT_EQ(a.traffic.dram.write_bytes, b.traffic.dram.write_bytes);
-      // The busiest slice and channel decide these: sectors charged to the wrong unit show.
-      EXPECT_EQ(a.time.l2_ns, b.time.l2_ns);
-      EXPECT_EQ(a.time.dram_ns, b.time.dram_ns);
-      EXPECT_EQ(a.time.l1_ns, b.time.l1_ns);
-      EXPECT_EQ(a.time.estimate_ns, b.time.estimate_ns);
-    }
-  }
+  expect_cold_agrees_with_both(path, configs, 2);
 }
 
 TEST(ColdRepeatTest, ColdOnlyAgreesWithTheColdHalfOfBoth) {
@@ -126,30 +136,7 @@ TEST(ColdRepeatTest, ColdOnlyAgreesWithTheColdHalfOfBoth) {
       {{}, {"dram.row_model=true"}},
       {{}, {"dram.interleave_bytes=64"}},
       {{test::source_path("configs/kepler-k40-ca.ini")}, {}}};
-  for (const ConfigSources& config : configs) {
-    SCOPED_TRACE(config.files.empty() ? (config.overrides.empty() ? "h200" : config.overrides[0])
-                                      : config.files[0]);
-    const auto cold = run(path, SimMode::Cold, config);
-    const auto both = run(path, SimMode::Both, config);
-    ASSERT_EQ(cold.size(), 3u);
-    ASSERT_EQ(both.size(), 6u);
-    for (std::size_t k = 0; k < cold.size(); ++k) {
-      const KernelStats& a = cold[k];
-      const KernelStats& b = both[2 * k];  // each kernel's cold result comes first
-      ASSERT_EQ(b.mode, "cold");
-      EXPECT_EQ(a.records, b.records);
-      ASSERT_EQ(a.instructions.size(), b.instructions.size());
-      for (std::size_t r = 0; r < a.instructions.size(); ++r)
-        EXPECT_EQ(a.instructions[r].c, b.instructions[r].c) << "kernel " << k << " row " << r;
-      EXPECT_EQ(a.totals, b.totals);
-      EXPECT_EQ(a.traffic.load_requests, b.traffic.load_requests);
-      EXPECT_EQ(a.traffic.dram.read_bytes, b.traffic.dram.read_bytes);
-      EXPECT_EQ(a.traffic.dram.write_bytes, b.traffic.dram.write_bytes);
-      EXPECT_EQ(a.traffic.dram.row_hits, b.traffic.dram.row_hits);
-      EXPECT_EQ(a.time.estimate_ns, b.time.estimate_ns);
-      EXPECT_EQ(a.time.dram_ns, b.time.dram_ns);
-    }
-  }
+  expect_cold_agrees_with_both(path, configs, 3);
 }
 
 }  // namespace
