@@ -62,6 +62,16 @@ __attribute__((target("avx512f"), always_inline)) inline void bitonic_sort32(__m
   bitonic_step32<32, 1>(r);
 }
 
+/// Two registers of sixteen 32-bit keys as four registers of eight 64-bit ones, in order (the
+/// halves named by immediates: an unoptimized build does not unroll a loop over them).
+__attribute__((target("avx512f"), always_inline)) inline void widen_keys(const __m512i (&k)[2],
+                                                                         __m512i (&wide)[4]) {
+  wide[0] = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(k[0]));
+  wide[1] = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(k[0], 1));
+  wide[2] = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(k[1]));
+  wide[3] = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(k[1], 1));
+}
+
 /// The active lanes of `r` (inactive ones hold all ones), as offsets from the smallest active
 /// address (`least`), sorted into `k` (sixteen 32-bit keys per register, inactive lanes last as
 /// 0xffffffff), when every offset is at most `limit` (below 2^32); else false.

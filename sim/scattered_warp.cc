@@ -96,8 +96,10 @@ __attribute__((target("avx512f"), always_inline)) inline void analyze_narrow(
               starts32(e, p, segment_shift), starts32(e, p, 7));
   const __m512i first_line = _mm512_set1_epi64(static_cast<long long>(least & ~std::uint64_t{127}));
   const __m512i line_mask = _mm512_set1_epi64(~std::int64_t{127});
+  __m512i offsets[4];
+  detail::widen_keys(e, offsets);
   for (unsigned i = 0; i < 4; ++i) {
-    const __m512i offset = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(e[i / 2], i % 2));
+    const __m512i offset = offsets[i];
     _mm256_storeu_si256(
         reinterpret_cast<__m256i*>(out.unit.data() + 8 * i),
         units8(_mm512_add_epi64(first_line, _mm512_and_si512(offset, line_mask)), map));

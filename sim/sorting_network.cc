@@ -111,8 +111,10 @@ __attribute__((target("avx512f"), always_inline)) inline bool sort_narrow(
   const __m512i top = _mm512_set1_epi64(-1);
   const __m512i least = _mm512_set1_epi64(static_cast<long long>(least_addr));
   const unsigned n = static_cast<unsigned>(std::popcount(mask));
+  __m512i offsets[4];
+  widen_keys(k, offsets);
   for (unsigned i = 0; i < 4; ++i) {
-    const __m512i wide = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(k[i / 2], i % 2));
+    const __m512i wide = offsets[i];
     // Positions n and up hold the inactive lanes: the largest address, as in the wide sort.
     const unsigned first = 8 * i;
     const auto real = static_cast<__mmask8>(n >= first + 8 ? 0xffu
