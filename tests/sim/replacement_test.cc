@@ -14,7 +14,7 @@ namespace {
 
 TEST(ReplacementTest, LruVictimIsTheLeastRecentlyUsedWay) {
   std::mt19937 rng(3);
-  for (std::uint32_t ways : {1u, 2u, 16u, 57u}) {
+  for (std::uint32_t ways : {1u, 2u, 3u, 16u, 57u, 64u}) {
     const std::uint32_t sets = 5;
     LruPolicy lru;
     lru.init(sets, ways);
