@@ -1,7 +1,8 @@
 #pragma once
 /// AVX-512 building blocks shared by the warp sort (sorting_network.cc) and the scattered-warp
-/// analysis (scattered_warp.cc): a bitonic network over 32 keys of 32 bits in two registers, and
-/// the narrowing of a warp's addresses to sorted 32-bit offsets from the smallest. Defined where
+/// analysis (scattered_warp.cc): bitonic networks over 32 keys, of 64 bits in four registers or
+/// of 32 bits in two, and the narrowing of a warp's addresses to sorted 32-bit offsets from the
+/// smallest. Defined where
 /// GMS_HAVE_AVX512 is (sim/avx512.h); call them from target("avx512f") code only.
 
 #include <bit>
@@ -14,16 +15,68 @@
 
 namespace gms::detail {
 
-/// The same network over 32-bit keys, 16 per register: half the registers, half the work.
-constexpr __mmask16 take_max16(unsigned k, unsigned j, unsigned r) {
+/// Lanes of register r (keys lanes x r .. lanes x r + lanes - 1) that keep the larger key at
+/// step (k, j) of the bitonic network: key g pairs with g ^ j; blocks of k keys sort ascending
+/// when g & k is 0, else descending (the last step, k = 32, sorts everything ascending).
+constexpr unsigned take_max(unsigned lanes, unsigned k, unsigned j, unsigned r) {
   unsigned m = 0;
-  for (unsigned lane = 0; lane < 16; ++lane) {
-    const unsigned g = 16 * r + lane;
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    const unsigned g = lanes * r + lane;
     if (((g & j) != 0) == ((g & k) == 0)) m |= 1u << lane;
   }
-  return static_cast<__mmask16>(m);
+  return m;
 }
 
+/// One step (k, j) of the bitonic network over 32 keys held 8 per register.
+template <unsigned K, unsigned J>
+__attribute__((target("avx512f"), always_inline)) inline void bitonic_step64(__m512i (&r)[4]) {
+  if constexpr (J >= 8) {
+    // Partners sit in another register: whole-register min and max.
+    constexpr unsigned d = J / 8;
+#pragma GCC unroll 4
+    for (unsigned i = 0; i < 4; ++i) {
+      if (i & d) continue;
+      const __m512i lo = _mm512_min_epu64(r[i], r[i + d]);
+      const __m512i hi = _mm512_max_epu64(r[i], r[i + d]);
+      const bool ascending = ((8 * i) & K) == 0;
+      r[i] = ascending ? lo : hi;
+      r[i + d] = ascending ? hi : lo;
+    }
+  } else {
+    // Partners sit in the same register: permute, min and max, keep one of them per lane.
+    const __m512i partner =
+        _mm512_set_epi64(7 ^ J, 6 ^ J, 5 ^ J, 4 ^ J, 3 ^ J, 2 ^ J, 1 ^ J, 0 ^ J);
+    constexpr __mmask8 keep_max[4] = {
+        static_cast<__mmask8>(take_max(8, K, J, 0)), static_cast<__mmask8>(take_max(8, K, J, 1)),
+        static_cast<__mmask8>(take_max(8, K, J, 2)), static_cast<__mmask8>(take_max(8, K, J, 3))};
+#pragma GCC unroll 4
+    for (unsigned i = 0; i < 4; ++i) {
+      const __m512i t = _mm512_permutexvar_epi64(partner, r[i]);
+      r[i] = _mm512_mask_blend_epi64(keep_max[i], _mm512_min_epu64(r[i], t),
+                                     _mm512_max_epu64(r[i], t));
+    }
+  }
+}
+
+__attribute__((target("avx512f"), always_inline)) inline void bitonic_sort64(__m512i (&r)[4]) {
+  bitonic_step64<2, 1>(r);
+  bitonic_step64<4, 2>(r);
+  bitonic_step64<4, 1>(r);
+  bitonic_step64<8, 4>(r);
+  bitonic_step64<8, 2>(r);
+  bitonic_step64<8, 1>(r);
+  bitonic_step64<16, 8>(r);
+  bitonic_step64<16, 4>(r);
+  bitonic_step64<16, 2>(r);
+  bitonic_step64<16, 1>(r);
+  bitonic_step64<32, 16>(r);
+  bitonic_step64<32, 8>(r);
+  bitonic_step64<32, 4>(r);
+  bitonic_step64<32, 2>(r);
+  bitonic_step64<32, 1>(r);
+}
+
+/// The same network over 32-bit keys, 16 per register: half the registers, half the work.
 template <unsigned K, unsigned J>
 __attribute__((target("avx512f"), always_inline)) inline void bitonic_step32(__m512i (&r)[2]) {
   if constexpr (J == 16) {  // only at K = 32: the two registers, ascending
@@ -34,7 +87,8 @@ __attribute__((target("avx512f"), always_inline)) inline void bitonic_step32(__m
     const __m512i partner =
         _mm512_set_epi32(15 ^ J, 14 ^ J, 13 ^ J, 12 ^ J, 11 ^ J, 10 ^ J, 9 ^ J, 8 ^ J, 7 ^ J, 6 ^ J,
                          5 ^ J, 4 ^ J, 3 ^ J, 2 ^ J, 1 ^ J, 0 ^ J);
-    constexpr __mmask16 keep_max[2] = {take_max16(K, J, 0), take_max16(K, J, 1)};
+    constexpr __mmask16 keep_max[2] = {static_cast<__mmask16>(take_max(16, K, J, 0)),
+                                       static_cast<__mmask16>(take_max(16, K, J, 1))};
 #pragma GCC unroll 2
     for (unsigned i = 0; i < 2; ++i) {
       const __m512i t = _mm512_permutexvar_epi32(partner, r[i]);

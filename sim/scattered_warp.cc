@@ -5,7 +5,6 @@
 #include "sim/avx512.h"
 #include "sim/bitonic_avx512.h"
 #include "sim/cpu_features.h"
-#include "sim/sorting_network.h"
 
 namespace gms {
 
@@ -123,10 +122,8 @@ __attribute__((target("avx512f"))) bool analyze_avx512(const WarpInstr& w,
     analyze_narrow(k, least, w.size, segment_bytes, map, out);
     return true;
   }
-  // Wider warps: the sort of 64-bit addresses, and the analysis on them.
-  std::array<Addr, kWarpSize> sorted;
-  detail::sort_active_lanes_avx512(w.addr, w.mask, sorted);
-  for (unsigned i = 0; i < 4; ++i) s[i] = _mm512_loadu_si512(&sorted[8 * i]);
+  // Wider warps: the 64-bit network, in the same registers, and the analysis on them.
+  detail::bitonic_sort64(s);
   // Each lane's predecessor; lane 0's is its own complement, which differs at every shift.
   const __m512i flipped = _mm512_permutexvar_epi64(_mm512_setzero_si512(),
                                                    _mm512_xor_si512(s[0], _mm512_set1_epi64(-1)));
