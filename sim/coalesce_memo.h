@@ -58,6 +58,14 @@ class CoalesceMemo {
     return &e;
   }
 
+  /// True when `w` is of a shape the memo keeps (strided, or a full warp's list stepping by one
+  /// amount; see memoizable): a caller with a shortcut for other records leaves these to it.
+  static bool takes(const WarpInstr& w) {
+    Addr first;
+    std::int64_t stride;
+    return memoizable(w, first, stride);
+  }
+
   /// Fills `out` from the memo and returns true when slot `key` holds `w`'s shape.
   bool lookup(std::uint32_t key, const WarpInstr& w, CoalescedAccess& out) const {
     Addr base_line;

@@ -252,11 +252,9 @@ class Replayer {
                                           std::uint32_t sm) {
     AccessCounters& c = cold_->instructions[row].c;
     ++cold_->records;
-    // A full warp whose lanes step evenly may be memoized: the coalescer takes it. A scattered
-    // one never is, so the memo slot stays as it is.
-    if (scattered_shortcut_ && w.addr[2] - w.addr[1] != w.addr[1] - w.addr[0] &&
-        charge_scattered(w, sm, c))
-      return;
+    // A shape the memo keeps goes through the coalescer, which fills the memo; a scattered warp
+    // never is memoized, so the memo slot stays as it is.
+    if (scattered_shortcut_ && !CoalesceMemo::takes(w) && charge_scattered(w, sm, c)) return;
     charge_pending(slot);  // its entry is about to change
     if constexpr (!std::is_const_v<Record>)
       if (w.strided) complete_strided_lanes(w);
