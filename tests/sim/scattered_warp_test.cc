@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <map>
 #include <random>
 
 #include "sim/coalescer.h"
 #include "sim/config.h"
 #include "sim/cpu_features.h"
+#include "tests/sim/warp_builder.h"
 
 namespace gms {
 namespace {
@@ -17,20 +19,16 @@ namespace {
 /// A full warp of list addresses aligned to `size`: random lanes over `span` bytes from `base`,
 /// some lanes repeating another's address, line or sector.
 WarpInstr scattered(std::mt19937_64& rng, Op op, unsigned size, Addr base, Addr span) {
-  WarpInstr w;
-  w.op = op;
-  w.size = static_cast<std::uint8_t>(size);
-  w.mask = 0xffffffffu;
-  w.strided = false;
+  std::array<Addr, kWarpSize> a;
   for (unsigned t = 0; t < kWarpSize; ++t) {
-    Addr a = base + rng() % span;
+    Addr x = base + rng() % span;
     const unsigned kind = static_cast<unsigned>(rng() % 8);
-    if (t > 0 && kind == 0) a = w.addr[rng() % t];                               // same address
-    if (t > 0 && kind == 1) a = (w.addr[rng() % t] & ~Addr{127}) + rng() % 128;  // same line
-    if (t > 0 && kind == 2) a = (w.addr[rng() % t] & ~Addr{31}) + rng() % 32;    // same sector
-    w.addr[t] = a & ~Addr{size - 1};
+    if (t > 0 && kind == 0) x = a[rng() % t];                               // same address
+    if (t > 0 && kind == 1) x = (a[rng() % t] & ~Addr{127}) + rng() % 128;  // same line
+    if (t > 0 && kind == 2) x = (a[rng() % t] & ~Addr{31}) + rng() % 32;    // same sector
+    a[t] = x & ~Addr{size - 1};
   }
-  return w;
+  return test::warp(op, size, [&](int t) { return a[static_cast<unsigned>(t)]; });
 }
 
 struct PerUnit {
@@ -98,14 +96,12 @@ TEST(ScatteredWarpTest, OffsetsAtTheEdgeOfThirtyTwoBits) {
   const Coalescer coalescer(cfg.coalescer);
   const Interleave map(96, 256, SliceHash::Xor);
   for (const Addr top : {(Addr{1} << 32) - 64, (Addr{1} << 32) - 132, (Addr{1} << 32) - 128}) {
-    WarpInstr w;
-    w.op = Op::LDG;
-    w.size = 4;
-    w.mask = 0xffffffffu;
     const Addr least = 0x123456789040ull;  // its line and the top one hash to different slices
-    for (unsigned t = 0; t < kWarpSize; ++t) w.addr[t] = least + (top / 31 * t & ~Addr{3});
-    w.addr[31] = least + top;
-    std::swap(w.addr[0], w.addr[31]);  // unsorted
+    // Lane 0 holds the largest address, lane 31 the smallest: unsorted.
+    const WarpInstr w = test::warp(Op::LDG, 4, [&](int t) {
+      const Addr lane = t == 0 ? 31 : t == 31 ? 0 : static_cast<Addr>(t);
+      return least + (lane == 31 ? top : top / 31 * lane & ~Addr{3});
+    });
     ScatteredWarp s;
     ASSERT_TRUE(analyze_scattered_warp(w, 32, map, s));
     CoalescedAccess a;
