@@ -3,8 +3,10 @@
 /// coalescer's lines. Built once per run from SimConfig; the replacement policies are template
 /// parameters, chosen once for the whole run (see with_policies).
 
+#include <array>
 #include <bit>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "sim/coalescer.h"
@@ -12,6 +14,7 @@
 #include "sim/dram_model.h"
 #include "sim/l1_cache.h"
 #include "sim/l2_cache.h"
+#include "sim/line_batch.h"
 #include "sim/placement.h"
 #include "sim/state_arena.h"
 #include "sim/stats.h"
@@ -31,7 +34,9 @@ P make_policy(std::uint64_t seed) {
 template <ReplacementPolicy L1P, ReplacementPolicy L2P>
 class MemoryHierarchy {
  public:
-  explicit MemoryHierarchy(const SimConfig& cfg)
+  /// `batch_lines`: line accesses replayed per batch, where batches are exact (line_batch.h);
+  /// 0 replays each access as it comes. The results are the same either way.
+  MemoryHierarchy(const SimConfig& cfg, std::size_t batch_lines)
       : cfg_(cfg),
         l1_arena_(cfg.gpu.sm_count *
                   L1Cache<L1P>::state_bytes(cfg.l1, L1Cache<L1P>::largest_capacity_bytes(cfg.l1))),
@@ -41,6 +46,13 @@ class MemoryHierarchy {
     for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
       policies.push_back(make_policy<L2P>(cfg.l2.seed + s));
     l2_ = std::make_unique<L2Cache<L2P>>(cfg.l2, policies);
+    const bool exact =
+        cfg.l2.line_bytes == kLineBytes && !cfg.dram.row_model && cfg.l2.slices < 0xffff;
+    // Room for at least one instruction's lines.
+    batch_lines_ = exact && batch_lines > 0 ? std::max(batch_lines, kMaxLinesPerAccess) : 0;
+    for (auto* v : {&queue_, &by_slice_}) v->resize(batch_lines_);
+    for (auto* v : {&store_bytes_, &by_slice_bytes_}) v->resize(batch_lines_);
+    groups_.reset(cfg.l2.slices);
   }
 
   /// Starts a kernel: empty L1s sized by the kernel's carve-out; the L2 was emptied at the end
@@ -56,39 +68,39 @@ class MemoryHierarchy {
     l1_arena_.rewind();  // the L1s it held are gone
   }
 
-  /// Replays one global, local or atomic warp instruction whose lines are `a`, charging row `row`.
-  /// `sm` is sm_of(w).
+  /// Replays one global, local or atomic warp instruction whose lines are `a`, charging row `row`
+  /// (whose counters are `c`). `sm` is sm_of(w). Where batches are exact (line_batch.h) its L2
+  /// accesses are queued and replayed with the batch: the counters are complete at end_kernel().
   void access(const WarpInstr& w, std::uint32_t sm, const CoalescedAccess& a, std::uint32_t row,
               AccessCounters& c) {
-    const LineOwner owner{kernel_seq_, row};
-    const bool load = is_global_load(w.op);
-    const bool cached_load = w.op == Op::LDL || (w.op == Op::LDG && cfg_.l1.caches_global_loads);
+    const LineKind kind = kind_of(w.op);
+    if (batch_lines_ > 0 && queued_ + a.lines > batch_lines_) replay_batch();
     for (std::uint32_t i = 0; i < a.lines; ++i) {
       const LineAccess& la = a.line_list[i];
-      if (load) {
-        // A bypassing load misses L1 by definition and reads its sectors from L2.
-        std::uint8_t fetch = la.sector_mask;
-        std::uint8_t hits = 0;
-        if (cached_load) {
-          const L1Outcome o = l1_for(sm).read(la.line_addr, la.sector_mask);
-          hits = o.hit_mask;
-          fetch = o.fetch_mask;
-        }
-        c.l1_sector_hits += static_cast<std::uint64_t>(std::popcount(hits));
-        c.l1_sector_misses +=
-            static_cast<std::uint64_t>(std::popcount(la.sector_mask) - std::popcount(hits));
-        if (fetch != 0) l2_->read(la.line_addr, fetch, c, *this);
-      } else if (w.op == Op::ATOMG || w.op == Op::RED) {
-        l2_->atomic(la, owner, c, *this);
-      } else {
-        l2_->write(la, owner, c, *this);
+      std::uint8_t want = la.sector_mask;
+      if (kind == LineKind::CachedLoad) {
+        const L1Outcome o = l1_for(sm).read(la.line_addr, want);
+        count_l1(c, want, o.hit_mask);
+        want = o.fetch_mask;
+        if (want == 0) continue;
+      } else if (kind == LineKind::Load) {
+        count_l1(c, want, 0);  // it bypasses L1: a miss by definition
       }
+      if (batch_lines_ == 0) {
+        replay_l2(kind, la, want, row, c);
+        continue;
+      }
+      const auto slice = static_cast<std::uint16_t>(l2_->slice_of(la.line_addr));
+      groups_.count(slice);
+      if (kind == LineKind::Store || kind == LineKind::Atomic) store_bytes_[queued_] = la.byte_mask;
+      queue_[queued_++] = {la.line_addr, row, slice, want, kind};
     }
   }
 
   /// Ends the kernel: dirty L2 lines are written back (charged to the instructions that dirtied
   /// them) and the L2 is emptied, unless its contents persist into the next kernel.
   void end_kernel() {
+    replay_batch();
     flushing_ = true;
     if (!cfg_.l2.persist_across_kernels) l2_->flush(*this, /*keep=*/false);
     flushing_ = false;
@@ -114,6 +126,58 @@ class MemoryHierarchy {
   }
 
  private:
+  LineKind kind_of(Op op) const {
+    if (op == Op::LDL || (op == Op::LDG && cfg_.l1.caches_global_loads))
+      return LineKind::CachedLoad;
+    if (is_global_load(op)) return LineKind::Load;
+    if (op == Op::ATOMG || op == Op::RED) return LineKind::Atomic;
+    return LineKind::Store;
+  }
+
+  /// A load of sectors `want` found `hits` in L1.
+  static void count_l1(AccessCounters& c, std::uint8_t want, std::uint8_t hits) {
+    const auto h = static_cast<std::uint64_t>(std::popcount(hits));
+    c.l1_sector_hits += h;
+    c.l1_sector_misses += static_cast<std::uint64_t>(std::popcount(want)) - h;
+  }
+
+  /// One L2 access of line `la`: a read of sectors `want`, or a store or atomic of its sectors.
+  void replay_l2(LineKind kind, const LineAccess& la, std::uint8_t want, std::uint32_t row,
+                 AccessCounters& c) {
+    if (kind == LineKind::Store)
+      l2_->write(la, {kernel_seq_, row}, c, *this);
+    else if (kind == LineKind::Atomic)
+      l2_->atomic(la, {kernel_seq_, row}, c, *this);
+    else
+      l2_->read(la.line_addr, want, c, *this);
+  }
+
+  /// Replays the queued L2 accesses grouped by slice, in trace order within each slice, and
+  /// empties the queue.
+  void replay_batch() {
+    if (queued_ == 0) return;
+    groups_.close();
+    for (std::size_t i = 0; i < queued_; ++i) {
+      const QueuedAccess& q = queue_[i];
+      const std::uint32_t k = groups_.place(q.slice);
+      by_slice_[k] = q;
+      if (q.kind == LineKind::Store || q.kind == LineKind::Atomic)
+        by_slice_bytes_[k] = store_bytes_[i];
+    }
+    std::vector<InstrStats>& rows = stats_->instructions;
+    LineAccess la;
+    for (std::size_t k = 0; k < queued_; ++k) {
+      const QueuedAccess& q = by_slice_[k];
+      la.line_addr = q.line_addr;
+      la.sector_mask = q.want;
+      if (q.kind == LineKind::Store || q.kind == LineKind::Atomic)
+        la.byte_mask = by_slice_bytes_[k];
+      replay_l2(q.kind, la, q.want, q.row, rows[q.row].c);
+    }
+    queued_ = 0;
+    groups_.reset(cfg_.l2.slices);
+  }
+
   L1Cache<L1P>& l1_for(std::uint32_t sm) {
     auto& slot = l1_[sm];
     if (!slot) {
@@ -134,6 +198,18 @@ class MemoryHierarchy {
   KernelStats* stats_ = nullptr;
   std::uint32_t kernel_seq_ = 0;
   bool flushing_ = false;  ///< write-backs now come from the end-of-kernel flush
+  static constexpr std::size_t kMaxLinesPerAccess = CoalescedAccess{}.line_list.size();
+  /// L2 accesses per batch; 0: none, each is replayed as it comes. Batches are exact when each
+  /// access stays in one slice (a 128-byte L2 line per coalescer line) and DRAM order does not
+  /// matter (no row model).
+  std::size_t batch_lines_ = 0;
+  using ByteMasks = std::array<std::uint32_t, kSectorsPerLine>;
+  // A batch in trace order (stores' and atomics' byte masks beside it, by queue place), and the
+  // same grouped by slice. Sized once.
+  std::vector<QueuedAccess> queue_, by_slice_;
+  std::vector<ByteMasks> store_bytes_, by_slice_bytes_;
+  std::size_t queued_ = 0;
+  StableGroups groups_;  ///< the queue's accesses counted by slice
 };
 
 /// Calls f.template operator()<L1Policy, L2Policy>() with the policy types the config names:

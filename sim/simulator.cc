@@ -93,7 +93,8 @@ class Replayer {
         slice_is_channel_(slices_.same_as(cold_dram_.channel_map())),
         lines_in_channels_(line_per_channel_ && !cold_dram_.row_model()),
         scattered_shortcut_(lines_in_channels_ && slice_is_channel_) {
-    if constexpr (!std::is_void_v<Hierarchy>) hierarchy_ = std::make_unique<Hierarchy>(cfg);
+    if constexpr (!std::is_void_v<Hierarchy>)
+      hierarchy_ = std::make_unique<Hierarchy>(cfg, opts.cached_batch_lines);
   }
 
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {

@@ -2,12 +2,11 @@
 // repeats); a cold+cached replay charges every record as it comes. Both must agree exactly.
 #include <gtest/gtest.h>
 
-#include <fmt/format.h>
-
 #include <fstream>
 
 #include "sim/simulator.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/e2e/mixed_traces.h"
 #include "tests/trace/trace_test_util.h"
 
 namespace gms {
@@ -55,67 +54,10 @@ void expect_cold_agrees_with_both(const std::string& path,
   }
 }
 
-/// 140 instructions (rows 64 apart share a memo slot), all kinds of operations, shapes that
-/// repeat, shift by whole lines, change offset or stride, interleaved list records, 3 kernels.
-std::string repeat_trace() {
-  std::string body = "#wtrace 1\n";
-  const char* ops[] = {"LDG", "STG", "ATOMG", "LDL", "LDS"};
-  for (int k = 0; k < 3; ++k) {
-    body += fmt::format("#kernel id={} name=k{} grid=64,1,1 block=128,1,1\n", k, k);
-    for (int rep = 0; rep < 12; ++rep)
-      for (int inst = 0; inst < 140; ++inst) {
-        const std::uint64_t base = 0x100000 + std::uint64_t(inst) * 65536 + rep * 128 +
-                                   (rep % 5 == 4 ? 4 : 0) + (inst % 7 == 3 ? 96 : 0);
-        // Strides up to 12 bytes repeat a memoized shape; 1 KiB ones (32 lines) are never memoized.
-        const int stride = rep % 6 == 5 ? 8 : inst % 17 == 8 ? 1024 : 4 * (1 + inst % 3);
-        const char* mask = inst % 11 == 0 ? "0000ffff" : "ffffffff";
-        const int sm = (inst + rep) % 5;
-        if (inst % 13 == 6 && rep % 2 == 1) {  // a list record of the same instruction
-          body += fmt::format("{} {} 4 {} {} 0 00000003 0x{:x},0x{:x}\n", inst, ops[inst % 5], sm,
-                              rep, base, base + 4096);
-          continue;
-        }
-        body += fmt::format("{} {} 4 {} {} 0 {} @0x{:x}:{}\n", inst, ops[inst % 5], sm, rep, mask,
-                            base, stride);
-      }
-  }
-  return body;
-}
-
-/// Scattered full warps as lists (the cold-only replay charges them from counts,
-/// analyze_scattered_warp), mixed with unaligned, partial, evenly stepping and repeated ones,
-/// over all operations and sizes, 2 kernels.
-std::string scattered_trace() {
-  std::string body = "#wtrace 1\n";
-  const char* ops[] = {"LDG", "STG", "ATOMG", "LDL", "RED", "STL"};
-  std::uint64_t x = 12345;
-  auto next = [&] { return x = x * 6364136223846793005ull + 1442695040888963407ull; };
-  for (int k = 0; k < 2; ++k) {
-    body += fmt::format("#kernel id={} name=s{} grid=256,1,1 block=128,1,1\n", k, k);
-    for (int rec = 0; rec < 600; ++rec) {
-      const int inst = rec % 9;
-      const unsigned size = 1u << (inst % 5);
-      const bool unaligned = rec % 13 == 5, stepping = rec % 11 == 3, partial = rec % 17 == 2;
-      const std::uint64_t base = 0x7f0000000000ull + (next() >> 40) * 128;
-      std::string addrs;
-      for (int t = 0; t < (partial ? 31 : 32); ++t) {
-        std::uint64_t a = stepping ? base + t * 64 : base + (next() >> 33) % (1u << (rec % 20 + 8));
-        if (t > 0 && next() % 5 == 0) a = base + t / 2 * 32;  // shared lines and sectors
-        a &= ~std::uint64_t{size - 1};
-        if (unaligned && t == 7) a += size / 2 + (size == 1);
-        addrs += fmt::format("{}0x{:x}", t ? "," : "", a);
-      }
-      body += fmt::format("{} {} {} {} {} 0 {} {}\n", inst, ops[(rec / 9) % 6], size, rec % 132,
-                          rec % 256, partial ? "7fffffff" : "ffffffff", addrs);
-    }
-  }
-  return body;
-}
-
 TEST(ColdRepeatTest, ScatteredWarpsChargedFromCountsAgreeWithTheColdHalfOfBoth) {
   test::TempDir dir;
   const std::string path = dir.file("scattered.wtrace");
-  std::ofstream(path) << scattered_trace();
+  std::ofstream(path) << test::scattered_trace();
   // The H200 (the shortcut on), with 64- and 128-byte transactions (segments unlike sectors),
   // and with the DRAM row model (the shortcut off: the coalescer's path in both).
   const std::vector<ConfigSources> configs = {{{}, {}},
@@ -128,7 +70,7 @@ TEST(ColdRepeatTest, ScatteredWarpsChargedFromCountsAgreeWithTheColdHalfOfBoth) 
 TEST(ColdRepeatTest, ColdOnlyAgreesWithTheColdHalfOfBoth) {
   test::TempDir dir;
   const std::string path = dir.file("repeat.wtrace");
-  std::ofstream(path) << repeat_trace();
+  std::ofstream(path) << test::repeat_trace();
   // The H200 (lines map to channels, no row state: DRAM totals are charged in bulk too), the
   // DRAM row model, channels finer than a line, and Kepler's 128-byte load transactions.
   const std::vector<ConfigSources> configs = {
@@ -150,7 +92,7 @@ TEST(ColdRepeatTest, GmtReplayWithPartialLanesAgreesWithText) {
   // but the memo's (a memo miss, shared memory) must complete them first.
   test::TempDir dir;
   const std::string text = dir.file("repeat.wtrace"), gmt = dir.file("repeat.gmt");
-  std::ofstream(text) << repeat_trace();
+  std::ofstream(text) << test::repeat_trace();
   trace::test::write_trace(gmt, trace::test::read_trace(text));
   for (SimMode mode : {SimMode::Cold, SimMode::Both}) {
     const auto a = run(text, mode);
