@@ -12,7 +12,6 @@
 /// lookups by SM as well measured no faster.
 
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "sim/types.h"

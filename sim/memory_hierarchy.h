@@ -6,7 +6,6 @@
 #include <array>
 #include <bit>
 #include <memory>
-#include <span>
 #include <vector>
 
 #include "sim/coalescer.h"
