@@ -23,7 +23,7 @@ echo "## End to end"
 "${e2e[@]}" --records 10000000 --patterns stream --formats gmt,wtrace.zst
 "${e2e[@]}" --records 10000000 --patterns stream_lists --formats gmt
 # The irregular trace: cold over 10 million warps (1 GB of .gmt: a million take 0.1 s, of which
-# starting up is a tenth), cached over 1 million (3 s).
+# starting up is a tenth), cached over 1 million (2 s).
 "${e2e[@]}" --records 10000000 --patterns random --formats gmt --modes cold
 "${e2e[@]}" --records 1000000 --patterns random --formats gmt --modes cached
 echo
