@@ -43,7 +43,7 @@ TEST(TagSearchTest, SixtyFourWaySetFindsEveryLineItHolds) {
   for (std::uint64_t k = 0; k < 45; ++k) c.allocate(1, 1000 + 7 * k, ev);
   for (std::uint64_t k = 0; k < 45; ++k) EXPECT_EQ(c.find(1, 1000 + 7 * k), std::int32_t(k));
   EXPECT_EQ(c.find(1, 1001), SectorCache<LruPolicy>::kMiss);
-  EXPECT_EQ(c.find(0, 1000), SectorCache<LruPolicy>::kMiss);  // another set
+  EXPECT_EQ(c.find(0, 1000), SectorCache<LruPolicy>::kMiss);                // another set
   for (std::uint64_t k = 45; k < 70; ++k) c.allocate(1, 1000 + 7 * k, ev);  // 6 evictions
   EXPECT_EQ(c.find(1, 1000 + 7 * 69), 5);  // the sixth victim's way
   EXPECT_EQ(c.find(1, 1000), SectorCache<LruPolicy>::kMiss);
