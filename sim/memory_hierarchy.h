@@ -33,8 +33,8 @@ P make_policy(std::uint64_t seed) {
 template <ReplacementPolicy L1P, ReplacementPolicy L2P>
 class MemoryHierarchy {
  public:
-  /// `batch_lines`: line accesses replayed per batch, where batches are exact (line_batch.h);
-  /// 0 replays each access as it comes. The results are the same either way.
+  /// `batch_lines`: L2 accesses replayed per batch, where batches are exact (line_batch.h); 0
+  /// replays each access as it comes. The results are the same either way.
   MemoryHierarchy(const SimConfig& cfg, std::size_t batch_lines)
       : cfg_(cfg),
         l1_arena_(cfg.gpu.sm_count *
@@ -45,7 +45,7 @@ class MemoryHierarchy {
     for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
       policies.push_back(make_policy<L2P>(cfg.l2.seed + s));
     l2_ = std::make_unique<L2Cache<L2P>>(cfg.l2, policies);
-    const bool exact =
+    const bool exact =  // (and slice numbers fit the queue's 16 bits)
         cfg.l2.line_bytes == kLineBytes && !cfg.dram.row_model && cfg.l2.slices < 0xffff;
     // Room for at least one instruction's lines.
     batch_lines_ = exact && batch_lines > 0 ? std::max(batch_lines, kMaxLinesPerAccess) : 0;
