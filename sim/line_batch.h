@@ -42,20 +42,17 @@ static_assert(sizeof(QueuedAccess) == 16);
 /// persist between uses (no allocation per batch once grown).
 class StableGroups {
  public:
-  void reset(std::uint32_t groups) { start_.assign(std::size_t{groups} + 1, 0); }
-  void count(std::uint32_t group) { ++start_[group + 1]; }
-  /// After the counts: turns them into group boundaries.
+  void reset(std::uint32_t groups) { next_.assign(std::size_t{groups} + 1, 0); }
+  void count(std::uint32_t group) { ++next_[group + 1]; }
+  /// After the counts: each group's slot counter starts where the groups before it end.
   void close() {
-    for (std::size_t k = 1; k < start_.size(); ++k) start_[k] += start_[k - 1];
-    next_.assign(start_.begin(), start_.end() - 1);
+    for (std::size_t k = 1; k < next_.size(); ++k) next_[k] += next_[k - 1];
   }
   /// The slot of the next element of `group`.
   std::uint32_t place(std::uint32_t group) { return next_[group]++; }
-  /// Group k is [begin(k), begin(k + 1)); begin(groups) is the total.
-  std::uint32_t begin(std::uint32_t group) const { return start_[group]; }
 
  private:
-  std::vector<std::uint32_t> start_, next_;
+  std::vector<std::uint32_t> next_;  ///< per group: its next slot (counts until close())
 };
 
 }  // namespace gms
