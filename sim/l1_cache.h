@@ -107,8 +107,9 @@ class L1Cache {
   }
 
   /// Looks up (allocating on a miss) L1 line `key` and makes its sectors `want` valid; returns
-  /// the line's valid sectors before the access.
-  std::uint8_t access_line(std::uint64_t key, std::uint8_t want) {
+  /// the line's valid sectors before the access. Always inlined: it is each lane's L1 step, and
+  /// the compiler's inlining budget for the replay loop is easily spent elsewhere.
+  [[gnu::always_inline]] std::uint8_t access_line(std::uint64_t key, std::uint8_t want) {
     const std::uint32_t set = set_of(key);
     std::int32_t way = cache_.find(set, key);
     if (way == Tags::kMiss) {
