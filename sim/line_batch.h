@@ -37,6 +37,11 @@ struct QueuedAccess {
 };
 static_assert(sizeof(QueuedAccess) == 16);
 
+/// True for the kinds whose queued access carries its byte masks (they write into L2).
+constexpr bool writes_l2(LineKind kind) {
+  return kind == LineKind::Store || kind == LineKind::Atomic;
+}
+
 /// A stable counting sort's bookkeeping: count each element's group, then place each element,
 /// in the same order, at its group's next slot. Groups keep their elements' order. The counters
 /// persist between uses (no allocation per batch once grown).

@@ -3,7 +3,6 @@
 /// coalescer's lines. Built once per run from SimConfig; the replacement policies are template
 /// parameters, chosen once for the whole run (see with_policies).
 
-#include <array>
 #include <bit>
 #include <memory>
 #include <vector>
@@ -91,7 +90,7 @@ class MemoryHierarchy {
       }
       const auto slice = static_cast<std::uint16_t>(l2_->slice_of(la.line_addr));
       groups_.count(slice);
-      if (kind == LineKind::Store || kind == LineKind::Atomic) store_bytes_[queued_] = la.byte_mask;
+      if (writes_l2(kind)) store_bytes_[queued_] = la.byte_mask;
       queue_[queued_++] = {la.line_addr, row, slice, want, kind};
     }
   }
@@ -168,8 +167,7 @@ class MemoryHierarchy {
       const QueuedAccess& q = queue_[i];
       const std::uint32_t k = groups_.place(q.slice);
       by_slice_[k] = q;
-      if (q.kind == LineKind::Store || q.kind == LineKind::Atomic)
-        by_slice_bytes_[k] = store_bytes_[i];
+      if (writes_l2(q.kind)) by_slice_bytes_[k] = store_bytes_[i];
     }
     std::vector<InstrStats>& rows = stats_->instructions;
     LineAccess la;
@@ -177,8 +175,7 @@ class MemoryHierarchy {
       const QueuedAccess& q = by_slice_[k];
       la.line_addr = q.line_addr;
       la.sector_mask = q.want;
-      if (q.kind == LineKind::Store || q.kind == LineKind::Atomic)
-        la.byte_mask = by_slice_bytes_[k];
+      if (writes_l2(q.kind)) la.byte_mask = by_slice_bytes_[k];
       replay_l2(q.kind, la, q.want, q.row, rows[q.row].c);
     }
     queued_ = 0;
@@ -210,7 +207,7 @@ class MemoryHierarchy {
   /// access stays in one slice (a 128-byte L2 line per coalescer line) and DRAM order does not
   /// matter (no row model).
   std::size_t batch_lines_ = 0;
-  using ByteMasks = std::array<std::uint32_t, kSectorsPerLine>;
+  using ByteMasks = decltype(LineAccess::byte_mask);
   // A batch in trace order (stores' and atomics' byte masks beside it, by queue place), and the
   // same grouped by slice. Sized once.
   std::vector<QueuedAccess> queue_, by_slice_;

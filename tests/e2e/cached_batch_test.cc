@@ -1,6 +1,7 @@
-// Cached mode replays line accesses in batches, each SM's L1 lookups and each L2 slice's
-// accesses together (sim/line_batch.h). Exact by construction; checked here against the replay
-// of every access as it comes, with batches so small that a kernel spans hundreds of them.
+// Cached mode replays its L2 accesses in batches, each L2 slice's share together, in trace order
+// within the slice (sim/line_batch.h; the L1 lookups stay in trace order). Exact by
+// construction; checked here against the replay of every access as it comes, with batches so
+// small that a kernel spans hundreds of them.
 #include <gtest/gtest.h>
 
 #include <fstream>
