@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "sim/address_map.h"
 #include "sim/avx512.h"
 #include "sim/config.h"
 #include "sim/cpu_features.h"
@@ -99,17 +100,15 @@ BENCHMARK(BM_FloorL1Lookup)->Args({1, 256})->Args({132, 256});
 /// channel count.
 void BM_FloorL2Access(benchmark::State& state) {
   if (!cpu_has_avx512f()) return state.SkipWithError("needs AVX-512F");
-  // Constants, so that the modulos are multiplications, as the simulator's are.
+  // Constants, so that the set's modulo is a multiplication, as the simulator's is.
   constexpr L2Config cfg{};
   constexpr auto sets = static_cast<std::uint32_t>(
       std::uint64_t{cfg.size_kb} * 1024 / (std::uint64_t{cfg.slices} * cfg.ways * cfg.line_bytes));
   PlainLruTags<cfg.ways> tags(std::size_t{cfg.slices} * sets);
-  auto slice_of = [&](std::uint64_t line) {
-    std::uint64_t chunk = line >> 1;  // 256-byte interleave, XOR-folded as the preset's hash
-    chunk ^= (chunk >> 7) ^ (chunk >> 13) ^ (chunk >> 19);
-    return static_cast<std::uint32_t>(chunk ^ (chunk >> 32)) % cfg.slices;
-  };
-  std::vector<std::uint64_t> channel_bytes(cfg.slices);
+  // The simulator's own maps (address -> slice, address -> DRAM channel).
+  const Interleave slices = l2_slices(cfg), channels = dram_channels(DramConfig{});
+  auto slice_of = [&](std::uint64_t line) { return slices.unit_of(line << 7); };
+  std::vector<std::uint64_t> channel_bytes(channels.units());
   std::vector<std::uint32_t> next(cfg.slices + 1);
   std::vector<std::uint64_t> sorted(1 << 16);
   std::uint64_t seed = 1;
@@ -125,7 +124,7 @@ void BM_FloorL2Access(benchmark::State& state) {
       const std::uint32_t slice = slice_of(line);
       const auto set = static_cast<std::uint32_t>((line >> 1) / cfg.slices * 2 + (line & 1)) % sets;
       if (!tags.access(std::size_t{slice} * sets + set, line))
-        channel_bytes[slice_of(line << 2) % cfg.slices] += 64;
+        channel_bytes[channels.unit_of(line << 7)] += 64;
     }
   }
   benchmark::DoNotOptimize(channel_bytes.data());
