@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "sim/l1_cache.h"
-#include "sim/l2_cache.h"
+#include "sim/model/l1_cache.h"
+#include "sim/model/l2_cache.h"
 
 namespace gms {
 namespace {

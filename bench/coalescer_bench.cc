@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "sim/coalescer.h"
-#include "sim/smem_arbiter.h"
+#include "sim/model/coalescer.h"
+#include "sim/model/smem_arbiter.h"
 
 namespace gms {
 namespace {

@@ -13,10 +13,10 @@
 #include <random>
 #include <vector>
 
-#include "sim/address_map.h"
-#include "sim/avx512.h"
-#include "sim/config.h"
-#include "sim/cpu_features.h"
+#include "sim/config/config.h"
+#include "sim/host/avx512.h"
+#include "sim/host/cpu_features.h"
+#include "sim/model/address_map.h"
 
 namespace gms {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "trace/formats.h"
-#include "trace/synthetic.h"
+#include "trace/import/formats.h"
+#include "trace/native/synthetic.h"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <map>
 #include <string>
 #include <vector>
-#include "sim/tidy_csv.h"
+#include "sim/report/tidy_csv.h"
 
 namespace gms::test {
 

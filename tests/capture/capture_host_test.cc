@@ -12,7 +12,7 @@
 #include "tools/capture/sha256.h"
 #include "tools/capture/trace_output.h"
 #include "tools/capture/wtrace_host.h"
-#include "trace/formats.h"
+#include "trace/import/formats.h"
 
 namespace cap = gms::capture;
 

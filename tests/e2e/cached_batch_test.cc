@@ -1,16 +1,16 @@
 // Cached mode replays its L2 accesses in batches, each L2 slice's share together, in trace order
-// within the slice (sim/line_batch.h; the L1 lookups stay in trace order). Exact by
+// within the slice (sim/model/line_batch.h; the L1 lookups stay in trace order). Exact by
 // construction; checked here against the replay of every access as it comes, with batches so
 // small that a kernel spans hundreds of them.
 #include <gtest/gtest.h>
 
 #include <fstream>
 
-#include "sim/config.h"
-#include "sim/simulator.h"
-#include "tests/cli/cli_runner.h"
+#include "sim/config/config.h"
+#include "sim/replay/simulator.h"
 #include "tests/e2e/mixed_traces.h"
 #include "tests/test_paths.h"
+#include "tests/tools/cli/cli_runner.h"
 
 namespace gms {
 namespace {

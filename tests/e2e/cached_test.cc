@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/report_stats.h"
-#include "sim/simulator.h"
-#include "tests/cli/cli_runner.h"
+#include "sim/replay/simulator.h"
+#include "sim/report/report_stats.h"
 #include "tests/test_paths.h"
+#include "tests/tools/cli/cli_runner.h"
 
 namespace gms {
 namespace {

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tests/cli/cli_runner.h"
 #include "tests/test_paths.h"
+#include "tests/tools/cli/cli_runner.h"
 
 namespace gms::test {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <fstream>
 
-#include "sim/simulator.h"
-#include "tests/cli/cli_runner.h"
+#include "sim/replay/simulator.h"
 #include "tests/e2e/mixed_traces.h"
+#include "tests/tools/cli/cli_runner.h"
 #include "tests/trace/trace_test_util.h"
 
 namespace gms {

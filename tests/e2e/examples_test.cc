@@ -2,11 +2,11 @@
 // hand-written trace in tests/data/ is read by the trace reader and replayed by simulate().
 #include <gtest/gtest.h>
 
-#include "sim/config.h"
-#include "sim/report.h"
-#include "sim/simulator.h"
+#include "sim/config/config.h"
+#include "sim/replay/simulator.h"
+#include "sim/report/report.h"
 #include "tests/test_paths.h"
-#include "trace/formats.h"
+#include "trace/import/formats.h"
 
 namespace gms {
 namespace {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "tests/cli/cli_runner.h"
+#include "tests/tools/cli/cli_runner.h"
 
 namespace gms::test {
 namespace {

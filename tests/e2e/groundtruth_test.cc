@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "tests/cli/cli_runner.h"
 #include "tests/groundtruth_support.h"
 #include "tests/test_paths.h"
+#include "tests/tools/cli/cli_runner.h"
 
 namespace gms::test {
 namespace {

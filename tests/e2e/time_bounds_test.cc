@@ -6,9 +6,9 @@
 
 #include <fstream>
 
-#include "sim/simulator.h"
-#include "tests/cli/cli_runner.h"
+#include "sim/replay/simulator.h"
 #include "tests/test_paths.h"
+#include "tests/tools/cli/cli_runner.h"
 
 namespace gms {
 namespace {

@@ -2,7 +2,7 @@
 // validated; a SimError naming the key is the expected outcome for bad input.
 #include <string>
 
-#include "sim/config.h"
+#include "sim/config/config.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -3,7 +3,7 @@
 
 #include <functional>
 
-#include "sim/records.h"
+#include "sim/core/records.h"
 
 namespace gms::test {
 

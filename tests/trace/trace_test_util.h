@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/error.h"
-#include "trace/formats.h"
+#include "sim/core/error.h"
+#include "trace/import/formats.h"
 
 namespace gms::trace::test {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/records.h"
+#include "sim/core/records.h"
 #include "tools/capture/wtrace_host.h"
-#include "trace/formats.h"
-#include "trace/text_parse.h"
+#include "trace/import/formats.h"
+#include "trace/native/text_parse.h"
 
 namespace gms::capture {
 

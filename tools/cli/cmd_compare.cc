@@ -3,11 +3,11 @@
 #include <filesystem>
 #include <sstream>
 
-#include "sim/compare.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
 #include "tools/cli/study_common.h"
+#include "tools/study/compare.h"
 
 namespace gms::cli {
 

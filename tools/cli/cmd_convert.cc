@@ -2,10 +2,10 @@
 #include <filesystem>
 #include <vector>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
-#include "trace/formats.h"
+#include "trace/import/formats.h"
 
 namespace gms::cli {
 

@@ -6,11 +6,11 @@
 #include <sstream>
 #include <string>
 
-#include "sim/error.h"
-#include "sim/program_options_error.h"
+#include "sim/config/program_options_error.h"
+#include "sim/core/error.h"
 #include "tools/cli/commands.h"
 #include "tools/gen/patterns.h"
-#include "trace/formats.h"
+#include "trace/import/formats.h"
 
 namespace gms::cli {
 namespace {

@@ -11,10 +11,10 @@
 #include <unordered_set>
 #include <vector>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
-#include "trace/formats.h"
+#include "trace/import/formats.h"
 
 namespace gms::cli {
 

@@ -1,12 +1,12 @@
 // gpumemsim merge: joins the CSV pieces of a sharded sweep into exactly the CSV one run writes.
 #include <sstream>
 
-#include "sim/error.h"
-#include "sim/study_html.h"
-#include "sim/sweep.h"
-#include "sim/tidy_csv.h"
+#include "sim/core/error.h"
+#include "sim/report/tidy_csv.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
+#include "tools/study/study_html.h"
+#include "tools/study/sweep.h"
 
 namespace gms::cli {
 

@@ -4,13 +4,13 @@
 #include <map>
 #include <sstream>
 
-#include "sim/config.h"
-#include "sim/error.h"
-#include "sim/report.h"
-#include "sim/simulator.h"
+#include "sim/config/config.h"
+#include "sim/core/error.h"
+#include "sim/replay/simulator.h"
+#include "sim/report/report.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
-#include "trace/formats.h"
+#include "trace/import/formats.h"
 
 namespace gms::cli {
 

@@ -2,13 +2,13 @@
 // tidy CSV (or an HTML report of it); --shard runs one deterministic slice for `merge`.
 #include <sstream>
 
-#include "sim/error.h"
-#include "sim/study_html.h"
-#include "sim/sweep.h"
-#include "sim/tidy_csv.h"
+#include "sim/core/error.h"
+#include "sim/report/tidy_csv.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
 #include "tools/cli/study_common.h"
+#include "tools/study/study_html.h"
+#include "tools/study/sweep.h"
 
 namespace gms::cli {
 

@@ -4,13 +4,13 @@
 
 #include <sstream>
 
-#include "sim/error.h"
-#include "sim/ncu_csv.h"
-#include "sim/simulator.h"
-#include "sim/validate.h"
+#include "sim/core/error.h"
+#include "sim/replay/simulator.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
 #include "tools/cli/study_common.h"
+#include "tools/study/ncu_csv.h"
+#include "tools/study/validate.h"
 
 namespace gms::cli {
 

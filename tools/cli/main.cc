@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 #include "tools/cli/commands.h"
 
 namespace {

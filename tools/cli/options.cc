@@ -5,8 +5,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "sim/error.h"
-#include "sim/program_options_error.h"
+#include "sim/config/program_options_error.h"
+#include "sim/core/error.h"
 
 namespace gms::cli {
 

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "sim/sweep.h"
+#include "tools/study/sweep.h"
 
 namespace gms::cli {
 

@@ -1,7 +1,7 @@
 // Large traces for benchmarks: millions of records emitted in batches, no allocation per record.
 #include <array>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 #include "tools/gen/emit.h"
 #include "tools/gen/families.h"
 

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <string>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace gms::gen::detail {
 

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/records.h"
+#include "sim/core/records.h"
 #include "tools/gen/params.h"
-#include "trace/writer.h"
+#include "trace/io/writer.h"
 
 namespace gms::gen::detail {
 

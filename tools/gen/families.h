@@ -2,7 +2,7 @@
 /// The pattern families behind the table in patterns.cc: one validate/emit pair per pattern.
 
 #include "tools/gen/params.h"
-#include "trace/writer.h"
+#include "trace/io/writer.h"
 
 namespace gms::gen::detail {
 

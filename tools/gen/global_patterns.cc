@@ -1,6 +1,6 @@
 // Global-memory lane-address patterns: one instruction (or one per struct field) per warp, lane t
 // of warp w being global thread g = 32w + t (EXAMPLES.md A and B).
-#include "sim/error.h"
+#include "sim/core/error.h"
 #include "tools/gen/emit.h"
 #include "tools/gen/families.h"
 

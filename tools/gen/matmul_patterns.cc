@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <array>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 #include "tools/gen/emit.h"
 #include "tools/gen/families.h"
 

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <limits>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace gms::gen {
 namespace {

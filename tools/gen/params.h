@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/types.h"
+#include "sim/core/types.h"
 
 namespace gms::gen {
 

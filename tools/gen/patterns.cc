@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 #include "tools/gen/families.h"
 
 namespace gms::gen {

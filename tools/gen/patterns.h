@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "tools/gen/params.h"
-#include "trace/writer.h"
+#include "trace/io/writer.h"
 
 namespace gms::gen {
 

@@ -1,0 +1,52 @@
+#pragma once
+/// A kernel's traffic by unit (the time model's inputs) and what the time model makes of it:
+/// plain data, filled by the model and read by the reports.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gms {
+
+struct DramTraffic {
+  std::vector<std::uint64_t> channel_bytes;  ///< per channel, reads + writes
+  std::uint64_t read_bytes = 0;
+  std::uint64_t write_bytes = 0;
+  std::uint64_t row_hits = 0;
+  std::uint64_t row_misses = 0;
+  /// Write-backs of the end-of-kernel L2 flush: part of write_bytes, but not of channel_bytes
+  /// (the hardware writes dirty lines back lazily, after the kernel's own traffic).
+  std::uint64_t flush_write_bytes = 0;
+};
+
+/// Per-kernel traffic by unit, gathered during the replay (the per-unit vectors are released
+/// once the kernel's estimate is made).
+struct TrafficProfile {
+  std::vector<std::uint64_t> sm_l1_sectors;  ///< per SM: sectors through L1 (all global/local)
+  std::vector<std::uint64_t> sm_shared_wavefronts;  ///< per SM
+  std::vector<std::uint64_t> l2_slice_sectors;      ///< per slice: sectors read, written or updated
+  DramTraffic dram;
+  std::uint64_t load_requests = 0;  ///< warp-level loads and atomics (they wait for data)
+};
+
+struct TimeEstimate {
+  double dram_ns = 0, l2_ns = 0, l1_ns = 0, latency_ns = 0, overhead_ns = 0, estimate_ns = 0;
+  std::string bound;  ///< "DRAM-bound", "L2-bound", "L1-bound", "latency-bound" or "overhead-bound"
+  double waves = 0;
+  double dram_efficiency = 0;  ///< the blended efficiency used (x row factor)
+  double avg_load_latency_ns = 0;
+  double dram_gbps = 0, l2_gbps = 0, l1_gbps = 0;  ///< achieved over the estimate
+};
+
+struct Roofline {
+  bool known = false;  ///< the kernel's FLOPs are known
+  std::uint64_t flops = 0;
+  double intensity = 0;       ///< FLOP per byte of this mode's traffic (cold: global bytes
+                              ///< fetched; cached: DRAM bytes)
+  double intensity_cold = 0;  ///< FLOP per global byte fetched in the cold model (the notes')
+  double balance = 0;         ///< machine balance: peak FLOP/s / peak DRAM bytes/s
+  double attainable_flops_per_s = 0;
+  std::string bound;  ///< "memory-bound" or "compute-bound"
+};
+
+}  // namespace gms

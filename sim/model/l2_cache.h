@@ -1,0 +1,326 @@
+#pragma once
+/// The device-wide L2: slices selected by an address hash, each a sectored, write-back,
+/// write-allocate cache with per-sector dirty state and byte masks.
+///
+/// - A read miss fetches from DRAM at l2.dram_fetch_bytes granularity: on the H200 a 64-byte
+///   sector pair, so DRAM read bytes = 64 x the distinct aligned pairs holding a missed sector,
+///   and both sectors of the pair become valid (groundtruth: stream_stride stride 32 reads 64
+///   bytes per sector requested, stride 8 reads 32).
+/// - A write never fetches, even a partial one: written bytes are tracked per sector; a sector
+///   whose 32 bytes are all written becomes valid, a partial one is dirty but not readable, and
+///   a later read of it misses and fetches (merging). The H200's pattern_store kernels read
+///   almost nothing from DRAM.
+/// - An evicted or flushed line writes its dirty sectors back, 32 bytes each, charged to the
+///   instruction that dirtied the line last.
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "sim/config/config.h"
+#include "sim/core/stats.h"
+#include "sim/model/address_map.h"
+#include "sim/model/coalescer.h"
+#include "sim/model/sector_cache.h"
+
+namespace gms {
+
+/// Who last dirtied an L2 line: a kernel sequence number and the instruction row inside it.
+struct LineOwner {
+  std::uint32_t kernel = 0;
+  std::uint32_t row = 0;
+};
+
+/// Receives the L2's DRAM traffic (one call per fetch unit or dirty line, not per lane); the L2
+/// knows neither the statistics layout nor the DRAM model. A concept, not a virtual base: the
+/// calls sit on the per-access path and inline into the L2's code.
+template <class S>
+concept DramSink = requires(S s, Addr addr, std::uint32_t bytes, const LineOwner& owner,
+                            std::uint8_t dirty) {
+  s.dram_read(addr, bytes);
+  /// A write-back of the dirty 32-byte sectors `dirty` (bit s = sector s) of the line at `addr`
+  /// that `owner` dirtied last.
+  s.dram_write_back(owner, addr, dirty);
+};
+
+template <ReplacementPolicy Policy>
+class L2Cache {
+ public:
+  L2Cache(const L2Config& cfg, const std::vector<Policy>& policies)
+      : cfg_(cfg),
+        slices_map_(l2_slices(cfg)),
+        sectors_per_line_(cfg.line_bytes / cfg.sector_bytes),
+        line_shift_(static_cast<unsigned>(std::countr_zero(cfg.line_bytes))),
+        fetch_sectors_(cfg.dram_fetch_bytes / cfg.sector_bytes),
+        interleave_shift_(static_cast<unsigned>(std::countr_zero(cfg.interleave_bytes))),
+        lines_per_chunk_(cfg.interleave_bytes / cfg.line_bytes),
+        sets_(static_cast<std::uint32_t>(std::uint64_t{cfg.size_kb} * 1024 /
+                                         (std::uint64_t{cfg.slices} * cfg.ways * cfg.line_bytes))),
+        slices_div_(cfg.slices),
+        sets_div_(sets_),
+        arena_(state_bytes(cfg, sets_)) {
+    const StateArenaScope in_arena(arena_);
+    slices_.reserve(cfg.slices);
+    for (std::uint32_t i = 0; i < cfg.slices; ++i)
+      slices_.emplace_back(CacheGeometry{sets_, cfg.ways, sectors_per_line_}, policies[i]);
+    const std::size_t slots = std::size_t{cfg.slices} * sets_ * cfg.ways;
+    byte_mask_.resize(slots * sectors_per_line_);  // zeros, left untouched until written
+    owner_.assign(slots, {});
+    slice_sectors_.assign(cfg.slices, 0);
+  }
+
+  /// Sectors each slice served (reads, writes, atomics) since the last call; resets them.
+  std::vector<std::uint64_t> take_slice_sectors() {
+    std::vector<std::uint64_t> out(cfg_.slices, 0);
+    out.swap(slice_sectors_);
+    return out;
+  }
+
+  /// True when all of the cache's state fits its huge-page arena (state_bytes is an upper
+  /// bound; a test holds it to that for every preset).
+  bool state_in_arena() const { return !arena_.overflowed(); }
+
+  /// The slice of a byte address: consecutive interleave_bytes chunks go round the slices
+  /// (linear), or the chunk number is XOR-folded first (hash), spreading strided streams.
+  std::uint32_t slice_of(Addr addr) const { return slices_map_.unit_of(addr); }
+
+  /// Reads 32-byte sectors `want` of the 128-byte line `line_addr` into counters `c`.
+  template <DramSink Sink>
+  void read(Addr line_addr, std::uint8_t want, AccessCounters& c, Sink& sink) {
+    // Inlined by force: with two call sites in for_each_l2_line GCC may keep it out of line,
+    // a call per L2 access (the cached matrix product's replay ran 5% slower so).
+    for_each_l2_line(
+        line_addr, want,
+        [&](Line & l, std::uint8_t sectors) __attribute__((always_inline)) {
+          std::uint8_t& valid = l.slice->valid(l.slot);
+          const std::uint8_t miss = sectors & static_cast<std::uint8_t>(~valid);
+          const auto n = static_cast<std::uint64_t>(std::popcount(sectors));
+          const auto m = static_cast<std::uint64_t>(std::popcount(miss));
+          c.l2_read_sectors += n;
+          c.l2_read_sector_misses += m;
+          c.l2_read_sector_hits += n - m;
+          c.dram_read_bytes += fetch(l, valid, miss, sink);
+        },
+        sink);
+  }
+
+  /// Writes the sectors `want` of the 128-byte line with per-sector byte masks; no DRAM read.
+  template <DramSink Sink>
+  void write(const LineAccess& la, const LineOwner& owner, AccessCounters& c, Sink& sink) {
+    for_each_l2_line(
+        la.line_addr, la.sector_mask,
+        [&](Line& l, std::uint8_t sectors) {
+          c.l2_write_sectors += static_cast<std::uint64_t>(std::popcount(sectors));
+          mark_written(l, la, sectors);
+          owner_[l.global_slot] = owner;
+        },
+        sink);
+  }
+
+  /// An atomic or reduction: read-modify-write at L2 (fetches a missing sector, dirties it).
+  template <DramSink Sink>
+  void atomic(const LineAccess& la, const LineOwner& owner, AccessCounters& c, Sink& sink) {
+    for_each_l2_line(
+        la.line_addr, la.sector_mask,
+        [&](Line & l, std::uint8_t sectors) __attribute__((always_inline)) {
+          c.l2_atomic_sectors += static_cast<std::uint64_t>(std::popcount(sectors));
+          std::uint8_t& valid = l.slice->valid(l.slot);
+          c.dram_read_bytes += fetch(l, valid, sectors & static_cast<std::uint8_t>(~valid), sink);
+          l.slice->dirty(l.slot) |= sectors;
+          owner_[l.global_slot] = owner;
+        },
+        sink);
+  }
+
+  /// Writes every dirty line back (charged to its owner) and, unless `keep`, empties the cache.
+  template <DramSink Sink>
+  void flush(Sink& sink, bool keep) {
+    for (std::uint32_t s = 0; s < slices_.size(); ++s) {
+      slices_[s].for_each_line([&](std::size_t slot, std::uint64_t key, std::uint8_t dirty) {
+        if (dirty == 0) return;
+        const std::size_t global = std::size_t{s} * sets_ * cfg_.ways + slot;
+        write_back(owner_[global], key, dirty, sink);
+        if (keep) slices_[s].dirty(slot) = 0;
+      });
+      if (!keep) slices_[s].clear();
+    }
+  }
+
+ private:
+  struct Line {
+    SectorCache<Policy>* slice;
+    std::uint32_t slice_index;
+    Addr addr;                ///< byte address of the L2 line
+    std::size_t slot;         ///< index inside the slice
+    std::size_t global_slot;  ///< index over all slices (side tables)
+  };
+
+  /// Calls f(line, sectors) for each L2 line the 32-byte sectors `want` of a 128-byte coalescer
+  /// line fall in, allocating it (and writing back its victim) when absent.
+  template <class F, DramSink Sink>
+  void for_each_l2_line(Addr line_addr, std::uint8_t want, F f, Sink& sink) {
+    // Line sizes are powers of two (validated): shifts, not divisions, on this path.
+    if (line_shift_ == 7) {  // the coalescer's own geometry: one L2 line, the same sectors
+      Line l = locate(line_addr, line_addr >> line_shift_, sink);
+      slice_sectors_[l.slice_index] += static_cast<std::uint64_t>(std::popcount(want));
+      f(l, want);
+      return;
+    }
+    for (std::uint8_t rest = want; rest != 0;) {
+      const Addr first =
+          line_addr + Addr{static_cast<unsigned>(std::countr_zero(rest))} * kSectorBytes;
+      const std::uint64_t key = first >> line_shift_;
+      std::uint8_t group = 0;    // coalescer sectors in this L2 line
+      std::uint8_t sectors = 0;  // the same, as L2 sector bits
+      for (std::uint8_t r = rest; r != 0; r &= r - 1) {
+        const unsigned t = static_cast<unsigned>(std::countr_zero(r));
+        const Addr a = line_addr + Addr{t} * kSectorBytes;
+        if (a >> line_shift_ != key) continue;
+        group |= static_cast<std::uint8_t>(1u << t);
+        sectors |= static_cast<std::uint8_t>(1u << ((a & (cfg_.line_bytes - 1)) / kSectorBytes));
+      }
+      rest &= static_cast<std::uint8_t>(~group);
+      Line l = locate(first, key, sink);
+      slice_sectors_[l.slice_index] += static_cast<std::uint64_t>(std::popcount(sectors));
+      f(l, sectors);
+    }
+  }
+
+  /// The set, inside its slice, of line `key` (holding byte `addr`). The set comes from the
+  /// line's index among the lines of its slice, so that every set of every slice is used
+  /// whatever the interleave (a plain line number mod sets is not). Chunk and line numbers are
+  /// folded to 32 bits (exact below 2^32) so that both the division and the modulo are
+  /// multiplications on this per-access path.
+  std::uint32_t set_of(Addr addr, std::uint64_t key) const {
+    const std::uint32_t chunk = fold32(addr >> interleave_shift_);
+    const std::uint32_t local = slices_div_.div(chunk) * lines_per_chunk_ +
+                                static_cast<std::uint32_t>(key & (lines_per_chunk_ - 1));
+    return sets_div_.mod(local);
+  }
+
+  template <DramSink Sink>
+  Line locate(Addr addr, std::uint64_t key, Sink& sink) {
+    const std::uint32_t s = slice_of(addr);
+    SectorCache<Policy>& slice = slices_[s];
+    const std::uint32_t set = set_of(addr, key);
+    const std::size_t base = std::size_t{s} * sets_ * cfg_.ways;
+    if (dirty_victims_ > 0) {
+      // Victims have lately been dirty: their owner entries will be read right after the
+      // victim is chosen, a miss to host memory that would follow the tag scan's. Request the
+      // set's entries now so that the two overlap (a hint: it changes no result). Read-mostly
+      // replays, whose victims are clean, skip it: the bandwidth would be wasted.
+      const LineOwner* owners = owner_.data() + base + std::size_t{set} * cfg_.ways;
+      for (std::uint32_t w = 0; w < cfg_.ways; w += 8) __builtin_prefetch(owners + w);
+    }
+    slice.prefetch_masks(set);
+    std::int32_t way = slice.find(set, key);
+    if (way == SectorCache<Policy>::kMiss) {
+      Eviction ev;
+      way = static_cast<std::int32_t>(slice.allocate(set, key, ev));
+      if (ev.valid) {
+        const bool dirty = ev.dirty_mask != 0;
+        // A saturating trend: up 3 per dirty victim, down 1 per clean one.
+        dirty_victims_ = dirty ? std::min(dirty_victims_ + 3, 64) : std::max(dirty_victims_ - 1, 0);
+        if (dirty)
+          write_back(owner_[base + slice.slot(set, static_cast<std::uint32_t>(way))], ev.key,
+                     ev.dirty_mask, sink);
+      }
+    } else {
+      slice.touch(set, static_cast<std::uint32_t>(way));
+    }
+    const std::size_t slot = slice.slot(set, static_cast<std::uint32_t>(way));
+    return {&slice, s, key << line_shift_, slot, base + slot};
+  }
+
+  /// Fills the DRAM fetch units holding the `miss` sectors; returns the DRAM bytes read. It
+  /// loops over the units that hold a missing sector, not over every unit with a test each:
+  /// which unit of a line a random sector falls in is a coin toss, and that test mispredicted
+  /// half the time.
+  template <DramSink Sink>
+  std::uint64_t fetch(const Line& l, std::uint8_t& valid, std::uint8_t miss, Sink& sink) const {
+    std::uint64_t bytes = 0;
+    const std::uint8_t unit = static_cast<std::uint8_t>((1u << fetch_sectors_) - 1);
+    // Fold each unit's sectors onto its first (units are a power of two of sectors, aligned).
+    std::uint32_t folded = miss;
+    for (std::uint32_t k = 1; k < fetch_sectors_; k <<= 1) folded |= folded >> k;
+    for (std::uint32_t firsts = folded & unit_firsts_; firsts != 0; firsts &= firsts - 1) {
+      const unsigned first = static_cast<unsigned>(std::countr_zero(firsts));
+      bytes += cfg_.dram_fetch_bytes;
+      valid |= static_cast<std::uint8_t>(unit << first);
+      sink.dram_read(l.addr + Addr{first} * kSectorBytes, cfg_.dram_fetch_bytes);
+    }
+    return bytes;
+  }
+
+  /// The first sector of every fetch unit of a line, as bits.
+  static std::uint32_t fetch_unit_firsts(std::uint32_t fetch_sectors) {
+    std::uint32_t firsts = 0;
+    for (std::uint32_t first = 0; first < 8; first += fetch_sectors) firsts |= 1u << first;
+    return firsts;
+  }
+
+  /// Records a write of `sectors`. The bytes written into a sector matter only while it is
+  /// invalid (a valid sector stays valid until its line leaves), and they are kept lazily: an
+  /// invalid sector's entry holds the bytes written since its line was filled or flushed exactly
+  /// when the sector is dirty (a read or an atomic would have made it valid, so would a whole-
+  /// sector write); a clean sector's entry is stale and is overwritten, never merged. So nothing
+  /// is cleared on eviction or flush, and whole-sector writes never touch the entries.
+  void mark_written(const Line& l, const LineAccess& la, std::uint8_t sectors) {
+    std::uint8_t& valid = l.slice->valid(l.slot);
+    std::uint8_t& dirty = l.slice->dirty(l.slot);
+    const std::uint8_t was_dirty = dirty;
+    dirty |= sectors;
+    for (auto r = static_cast<std::uint8_t>(sectors & ~valid); r != 0; r &= r - 1) {
+      const unsigned s = static_cast<unsigned>(std::countr_zero(r));
+      const auto bit = static_cast<std::uint8_t>(1u << s);
+      // The coalescer's byte mask of the 32-byte piece that lands in L2 sector s.
+      const Addr sector_addr = l.addr + Addr{s} * kSectorBytes;
+      const std::uint32_t written =
+          la.byte_mask[static_cast<unsigned>((sector_addr - la.line_addr) / kSectorBytes)];
+      if (written == 0xffffffffu) {
+        valid |= bit;
+        continue;
+      }
+      std::uint32_t& bytes = byte_mask_[l.global_slot * sectors_per_line_ + s];
+      bytes = (was_dirty & bit) ? bytes | written : written;
+      if (bytes == 0xffffffffu) valid |= bit;
+    }
+  }
+
+  /// Writes the dirty sectors of line `key` back to DRAM.
+  template <DramSink Sink>
+  void write_back(const LineOwner& owner, std::uint64_t key, std::uint8_t dirty, Sink& sink) const {
+    sink.dram_write_back(owner, key << line_shift_, dirty);
+  }
+
+  /// Room for the state below: per line a tag, valid and dirty masks, an owner, byte masks and
+  /// up to 4 bytes of replacement state; per set a fill count and 4 bytes of replacement state;
+  /// per slice its objects; a cache line of alignment per array.
+  static std::size_t state_bytes(const L2Config& cfg, std::uint32_t sets) {
+    const std::size_t sets_total = std::size_t{cfg.slices} * sets;
+    const std::size_t lines = sets_total * cfg.ways;
+    const std::size_t per_line =
+        8 + 1 + 1 + sizeof(LineOwner) + 4 * (cfg.line_bytes / cfg.sector_bytes) + 4;
+    return lines * per_line + sets_total * 8 + std::size_t{cfg.slices} * (512 + 8 * 64) + 4096;
+  }
+
+  L2Config cfg_;
+  Interleave slices_map_;
+  std::uint32_t sectors_per_line_;
+  unsigned line_shift_;  ///< log2 of the line size (a power of two)
+  std::uint32_t fetch_sectors_;
+  unsigned interleave_shift_;
+  std::uint32_t lines_per_chunk_;  ///< a power of two (interleave and line sizes are)
+  std::uint32_t sets_;
+  FastDiv32 slices_div_, sets_div_;
+  StateArena arena_;  ///< holds the state below (declared first: it goes last)
+  StateVector<SectorCache<Policy>> slices_;
+  StateVector<std::uint32_t> byte_mask_;  ///< per sector of every line: bytes written (lazy)
+  StateVector<LineOwner> owner_;          ///< per line: last writer
+  std::uint32_t unit_firsts_ = fetch_unit_firsts(fetch_sectors_);  ///< see fetch()
+  int dirty_victims_ = 0;  ///< > 0 while over a quarter of recent victims were dirty (a hint)
+  std::vector<std::uint64_t> slice_sectors_;  ///< per slice, since take_slice_sectors()
+};
+
+}  // namespace gms

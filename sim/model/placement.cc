@@ -1,0 +1,81 @@
+#include "sim/model/placement.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "sim/core/error.h"
+
+namespace gms {
+
+namespace {
+
+/// An unsigned `#kernel` parameter, when the line has it.
+bool kernel_param(const KernelInfo& k, const char* name, std::uint32_t& out) {
+  for (const auto& [key, value] : k.params) {
+    if (key != name) continue;
+    const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
+    if (ec != std::errc() || p != value.data() + value.size())
+      fail("kernel {}: {}='{}' is not an unsigned integer", k.id, name, value);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+KernelPlacement place_kernel(const KernelInfo& kernel, const SimConfig& cfg) {
+  const GpuConfig& gpu = cfg.gpu;
+  const L1Config& l1 = cfg.l1;
+  const std::uint64_t threads = std::max<std::uint64_t>(kernel.block.count(), 1);
+  const std::uint64_t smem_per_cta =
+      kernel.shmem_bytes == 0 ? 0 : kernel.shmem_bytes + gpu.smem_reserved_per_cta_bytes;
+
+  std::uint64_t resident =
+      std::min<std::uint64_t>(gpu.max_ctas_per_sm, gpu.max_threads_per_sm / threads);
+  if (kernel.regs != 0)
+    resident = std::min<std::uint64_t>(resident, gpu.registers_per_sm / (kernel.regs * threads));
+  const std::uint64_t max_smem = std::uint64_t{l1.unified_kb ? l1.carveouts_kb.back() : 0} * 1024;
+  if (smem_per_cta != 0 && l1.unified_kb != 0)
+    resident = std::min(resident, max_smem / smem_per_cta);
+  if (resident == 0)
+    fail(
+        "kernel {} ({}): one CTA ({} threads, {} B shared memory, {} registers per thread) does "
+        "not fit an SM of {}",
+        kernel.id, kernel.name, threads, kernel.shmem_bytes, kernel.regs, gpu.name);
+
+  KernelPlacement p;
+  p.resident_ctas_per_sm = static_cast<std::uint32_t>(resident);
+  if (l1.unified_kb == 0) {
+    p.l1_bytes = std::uint64_t{l1.size_kb} * 1024;
+    return p;
+  }
+  // The shared memory the resident CTAs need, raised to the launch's carve-out preference
+  // (cudaFuncAttributePreferredSharedMemoryCarveout, percent of the largest carve-out) when the
+  // trace records one; the driver rounds up to a supported size.
+  std::uint64_t need = resident * smem_per_cta;
+  std::uint32_t carveout = 0, pct = 0;
+  if (kernel_param(kernel, "carveout_kb", carveout)) {
+    if (std::find(l1.carveouts_kb.begin(), l1.carveouts_kb.end(), carveout) ==
+        l1.carveouts_kb.end())
+      fail("kernel {}: carveout_kb={} is not one of l1.carveouts_kb of {}", kernel.id, carveout,
+           gpu.name);
+    p.carveout_from_trace = true;
+  } else {
+    if (kernel_param(kernel, "carveout_pct", pct)) {
+      if (pct > 100) fail("kernel {}: carveout_pct={} is above 100", kernel.id, pct);
+      need = std::max(need, (std::uint64_t{l1.carveouts_kb.back()} * 1024 * pct + 99) / 100);
+      p.carveout_from_trace = true;
+    }
+    carveout = l1.carveouts_kb.back();
+    for (std::uint32_t c : l1.carveouts_kb)
+      if (std::uint64_t{c} * 1024 >= need) {
+        carveout = c;
+        break;
+      }
+  }
+  p.carveout_kb = carveout;
+  p.l1_bytes = std::uint64_t{l1.unified_kb - carveout} * 1024;
+  return p;
+}
+
+}  // namespace gms

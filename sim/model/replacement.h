@@ -1,0 +1,149 @@
+#pragma once
+/// Replacement policies for SectorCache: small structs chosen at compile time (a concept, no
+/// virtual calls). Each keeps its own per-line state, sized once in init(); the cache prefers an
+/// invalid way before asking the policy for a victim.
+
+#include <bit>
+#include <concepts>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "sim/host/state_arena.h"
+
+namespace gms {
+
+template <class P>
+concept ReplacementPolicy = requires(P p, std::uint32_t set, std::uint32_t way, std::uint32_t n) {
+  p.init(n, n);                                      // sets, ways
+  p.on_hit(set, way);                                // a lookup found the line
+  p.on_fill(set, way);                               // a line was allocated in this way
+  { p.victim(set) } -> std::same_as<std::uint32_t>;  // way to evict when all are valid
+};
+
+/// Least recently used, kept as each set's ways in order of use (most recent first, 16 bits
+/// each): a hit or a fill moves the way to the front, shifting the ways before it back by one;
+/// the victim is the last. The order starts as 0, 1, ..., ways - 1 and ways fill in that order,
+/// so a way not yet used sits at its own index. A 16-way L2 set's order takes 32 bytes, half a
+/// host cache line (a doubly linked list took 68 bytes, spread over two): the H200's 30,720 L2
+/// sets and 4,224 L1 sets stay in the host's caches, which decides a cached replay's speed.
+struct LruPolicy {
+  void init(std::uint32_t sets, std::uint32_t ways) {
+    if (ways >= kPad) throw std::invalid_argument("LRU: at most 65534 ways per set");
+    ways_ = ways;
+    stride_ = (std::size_t{ways} + 3) / 4 * 4;  // whole groups of four for the scan
+    order_.assign(std::size_t{sets} * stride_, kPad);
+    for (std::size_t set = 0; set < sets; ++set)
+      for (std::uint32_t w = 0; w < ways; ++w)
+        order_[set * stride_ + w] = static_cast<std::uint16_t>(w);
+  }
+  void on_hit(std::uint32_t set, std::uint32_t way) { move_to_front(set, way); }
+  void on_fill(std::uint32_t set, std::uint32_t way) { move_to_front(set, way); }
+  std::uint32_t victim(std::uint32_t set) const { return order_[set * stride_ + ways_ - 1]; }
+
+ private:
+  static constexpr std::uint16_t kPad = 0xffff;  ///< fills a set's order up to the stride
+
+  void move_to_front(std::uint32_t set, std::uint32_t way) {
+    std::uint16_t* o = order_.data() + set * stride_;
+    if (o[0] == way) return;
+    const std::size_t p = position(o, way);
+    std::memmove(o + 1, o, p * sizeof *o);
+    o[0] = static_cast<std::uint16_t>(way);
+  }
+
+  /// Where `way` sits in a set's order. The common places first: the last (a victim being
+  /// refilled) and its own index (a way filled for the first time); else four at a time.
+  std::size_t position(const std::uint16_t* o, std::uint32_t way) const {
+    if (o[ways_ - 1] == way) return ways_ - 1;
+    if (o[way] == way) return way;
+    constexpr std::uint64_t kLanes = 0x0001000100010001ull, kLow15 = 0x7fff7fff7fff7fffull;
+    const std::uint64_t want = kLanes * way;
+    for (std::size_t i = 0;; i += 4) {
+      std::uint64_t group;
+      std::memcpy(&group, o + i, sizeof group);
+      const std::uint64_t x = group ^ want;
+      const std::uint64_t zero = ~(((x & kLow15) + kLow15) | x | kLow15);  // 0x8000 where equal
+      if (zero != 0) return i + static_cast<std::size_t>(std::countr_zero(zero)) / 16;
+    }
+  }
+
+  std::uint32_t ways_ = 0;
+  std::size_t stride_ = 4;
+  StateVector<std::uint16_t> order_;  ///< per set: its ways, most recent first, then kPad
+};
+
+/// First in, first out: ways are replaced in round-robin order (they also fill in order), and
+/// hits do not protect a line.
+struct FifoPolicy {
+  void init(std::uint32_t sets, std::uint32_t ways) {
+    ways_ = ways;
+    next_.assign(sets, 0);
+  }
+  void on_hit(std::uint32_t, std::uint32_t) {}
+  void on_fill(std::uint32_t, std::uint32_t) {}
+  std::uint32_t victim(std::uint32_t set) {
+    const std::uint32_t w = next_[set];
+    next_[set] = w + 1 == ways_ ? 0 : w + 1;
+    return w;
+  }
+
+ private:
+  std::uint32_t ways_ = 1;
+  StateVector<std::uint32_t> next_;
+};
+
+/// Uniformly random victim from a seeded xorshift generator (reproducible runs).
+struct RandomPolicy {
+  explicit RandomPolicy(std::uint64_t seed = 1) : state_(seed ? seed : 0x9e3779b97f4a7c15ull) {}
+  void init(std::uint32_t, std::uint32_t ways) { ways_ = ways; }
+  void on_hit(std::uint32_t, std::uint32_t) {}
+  void on_fill(std::uint32_t, std::uint32_t) {}
+  std::uint32_t victim(std::uint32_t) {
+    state_ ^= state_ << 13;
+    state_ ^= state_ >> 7;
+    state_ ^= state_ << 17;
+    return static_cast<std::uint32_t>(state_ % ways_);
+  }
+
+ private:
+  std::uint32_t ways_ = 1;
+  std::uint64_t state_;
+};
+
+/// Static re-reference interval prediction (SRRIP, Jaleel et al., ISCA 2010) with 2-bit values:
+/// a new line is inserted with a "long" re-reference prediction (2), a hit promotes it to 0, and
+/// the victim is the first line predicted "distant" (3), ageing the set until one is. Unlike
+/// LRU it keeps part of a working set that is slightly larger than the cache instead of
+/// thrashing it all, which is what the H200's 256 and 320 KiB windows suggest.
+struct SrripPolicy {
+  void init(std::uint32_t sets, std::uint32_t ways) {
+    ways_ = ways;
+    rrpv_.assign(std::size_t{sets} * ways, kDistant);
+  }
+  void on_hit(std::uint32_t set, std::uint32_t way) { rrpv_[idx(set, way)] = 0; }
+  void on_fill(std::uint32_t set, std::uint32_t way) { rrpv_[idx(set, way)] = kDistant - 1; }
+  std::uint32_t victim(std::uint32_t set) {
+    for (;;) {
+      for (std::uint32_t w = 0; w < ways_; ++w)
+        if (rrpv_[idx(set, w)] == kDistant) return w;
+      for (std::uint32_t w = 0; w < ways_; ++w) ++rrpv_[idx(set, w)];
+    }
+  }
+
+ private:
+  static constexpr std::uint8_t kDistant = 3;
+  std::size_t idx(std::uint32_t set, std::uint32_t way) const {
+    return std::size_t{set} * ways_ + way;
+  }
+  std::uint32_t ways_ = 0;
+  StateVector<std::uint8_t> rrpv_;
+};
+
+static_assert(ReplacementPolicy<LruPolicy>);
+static_assert(ReplacementPolicy<FifoPolicy>);
+static_assert(ReplacementPolicy<RandomPolicy>);
+static_assert(ReplacementPolicy<SrripPolicy>);
+
+}  // namespace gms

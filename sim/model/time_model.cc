@@ -1,0 +1,135 @@
+#include "sim/model/time_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "sim/core/stats.h"
+#include "sim/model/placement.h"
+
+namespace gms {
+
+namespace {
+
+std::uint64_t max_of(const std::vector<std::uint64_t>& v) {
+  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
+
+double dram_efficiency(const DramTraffic& d, const DramConfig& c) {
+  const std::uint64_t writes = d.write_bytes - d.flush_write_bytes;
+  const std::uint64_t all = d.read_bytes + writes;
+  const double write_share = all == 0 ? 0 : static_cast<double>(writes) / all;
+  double eff =
+      c.read_efficiency + (c.mixed_efficiency - c.read_efficiency) * std::min(1.0, 2 * write_share);
+  const std::uint64_t rows = d.row_hits + d.row_misses;
+  if (c.row_model && rows != 0)
+    eff /= 1 + c.row_miss_penalty * static_cast<double>(d.row_misses) / rows;
+  return eff;
+}
+
+/// Average latency of a load sector, from where the loads were served.
+double average_load_latency_cycles(const KernelStats& k, const SimConfig& cfg) {
+  double l1 = 0, l2 = 0, dram = 0;
+  for (OpClass c : {OpClass::GlobalLoad, OpClass::LocalLoad, OpClass::GlobalAtomic}) {
+    const AccessCounters& t = k.total(c);
+    l1 += static_cast<double>(t.l1_sector_hits);
+    l2 += static_cast<double>(t.l2_read_sector_hits);
+    dram += static_cast<double>(t.l2_read_sector_misses +
+                                (c == OpClass::GlobalAtomic ? t.l2_atomic_sectors : 0));
+  }
+  const double all = l1 + l2 + dram;
+  if (all == 0) return 0;
+  return (l1 * cfg.l1.hit_latency_cycles + l2 * cfg.l2.hit_latency_cycles +
+          dram * cfg.dram.latency_cycles) /
+         all;
+}
+
+}  // namespace
+
+TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
+  TimeEstimate t;
+  const TrafficProfile& p = k.traffic;
+  const double ghz = cfg.gpu.clock_mhz / 1000.0;
+
+  // Throughput terms: the busiest unit of each level sets its time (imbalance counts).
+  t.dram_efficiency = dram_efficiency(p.dram, cfg.dram);
+  const double channel_gbps = cfg.dram.peak_gbps / cfg.dram.channels * t.dram_efficiency;
+  t.dram_ns = static_cast<double>(max_of(p.dram.channel_bytes)) / channel_gbps;  // 1 GB/s = 1 B/ns
+  t.l2_ns =
+      static_cast<double>(max_of(p.l2_slice_sectors)) / cfg.l2.sectors_per_cycle_per_slice / ghz;
+  double busiest_sm_cycles = 0;
+  for (std::size_t sm = 0; sm < p.sm_l1_sectors.size(); ++sm)
+    busiest_sm_cycles = std::max(busiest_sm_cycles,
+                                 p.sm_l1_sectors[sm] / cfg.l1.sectors_per_cycle +
+                                     p.sm_shared_wavefronts[sm] / cfg.shared.wavefronts_per_cycle);
+  t.l1_ns = busiest_sm_cycles / ghz;
+
+  // Latency and concurrency (Little's law) and waves.
+  const KernelPlacement place = place_kernel(k.kernel, cfg);
+  const std::uint64_t ctas = std::max<std::uint64_t>(k.kernel.grid.count(), 1);
+  const std::uint64_t warps_per_cta =
+      (std::max<std::uint64_t>(k.kernel.block.count(), 1) + kWarpSize - 1) / kWarpSize;
+  const double resident_ctas = static_cast<double>(cfg.gpu.sm_count) * place.resident_ctas_per_sm;
+  t.waves = std::ceil(static_cast<double>(ctas) / resident_ctas);
+  const double warps_in_flight =
+      std::min<double>(static_cast<double>(ctas), resident_ctas) * warps_per_cta;
+  const double kernel_warps = static_cast<double>(ctas * warps_per_cta);
+  const double loads_per_warp = std::clamp(static_cast<double>(p.load_requests) / kernel_warps, 1.0,
+                                           cfg.gpu.loads_in_flight_per_warp);
+  t.avg_load_latency_ns = average_load_latency_cycles(k, cfg) / ghz;
+  t.latency_ns = static_cast<double>(p.load_requests) * t.avg_load_latency_ns /
+                 (warps_in_flight * loads_per_warp);
+  t.overhead_ns =
+      cfg.gpu.launch_overhead_ns + std::max(0.0, t.waves - 1) * cfg.gpu.wave_overhead_ns;
+
+  const std::pair<double, const char*> terms[] = {{t.dram_ns, "DRAM-bound"},
+                                                  {t.l2_ns, "L2-bound"},
+                                                  {t.l1_ns, "L1-bound"},
+                                                  {t.latency_ns, "latency-bound"}};
+  const auto* top =
+      std::max_element(std::begin(terms), std::end(terms),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+  t.bound = top->first >= t.overhead_ns ? top->second : "overhead-bound";
+  t.estimate_ns = top->first + t.overhead_ns;
+
+  const double l2_bytes =
+      32.0 * std::accumulate(p.l2_slice_sectors.begin(), p.l2_slice_sectors.end(), 0.0);
+  const double l1_bytes =
+      32.0 * std::accumulate(p.sm_l1_sectors.begin(), p.sm_l1_sectors.end(), 0.0);
+  t.dram_gbps =
+      static_cast<double>(p.dram.read_bytes + p.dram.write_bytes - p.dram.flush_write_bytes) /
+      t.estimate_ns;
+  t.l2_gbps = l2_bytes / t.estimate_ns;
+  t.l1_gbps = l1_bytes / t.estimate_ns;
+  return t;
+}
+
+Roofline roofline_point(std::uint64_t flops, double intensity, double peak_gflops,
+                        double peak_gbps) {
+  Roofline r;
+  r.known = true;
+  r.flops = flops;
+  r.intensity = intensity;
+  r.balance = peak_gflops / peak_gbps;
+  r.attainable_flops_per_s = std::min(peak_gflops, intensity * peak_gbps) * 1e9;
+  r.bound = intensity < r.balance ? "memory-bound" : "compute-bound";
+  return r;
+}
+
+Roofline roofline(const KernelStats& k, const SimConfig& cfg) {
+  if (k.kernel.flops == 0) return {};
+  std::uint64_t cold_bytes = 0;
+  for (OpClass c : {OpClass::GlobalLoad, OpClass::GlobalStore, OpClass::LocalLoad,
+                    OpClass::LocalStore, OpClass::GlobalAtomic})
+    cold_bytes += k.total(c).bytes_fetched;
+  const double flops = static_cast<double>(k.kernel.flops);
+  const double intensity_cold = cold_bytes == 0 ? 0 : flops / static_cast<double>(cold_bytes);
+  const std::uint64_t dram = k.traffic.dram.read_bytes + k.traffic.dram.write_bytes;
+  const double intensity =
+      k.mode == "cached" ? (dram == 0 ? 0 : flops / static_cast<double>(dram)) : intensity_cold;
+  Roofline r = roofline_point(k.kernel.flops, intensity, cfg.gpu.fp32_gflops, cfg.dram.peak_gbps);
+  r.intensity_cold = intensity_cold;
+  return r;
+}
+
+}  // namespace gms

@@ -1,0 +1,36 @@
+// The CSV printer: one row per (kernel, mode, instruction), every statistic a column; the
+// configuration heads the file as '#' lines (pandas: read_csv(..., comment='#')).
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "sim/report/report.h"
+#include "sim/report/report_stats.h"
+
+namespace gms::detail {
+
+void print_csv(std::ostream& out, const RunReport& r) {
+  for (const auto& [key, value] : effective_config(r.config))
+    fmt::print(out, "# {}={}\n", key, value);
+  fmt::print(out, "kernel_id,kernel_name,mode,inst,op,size,class,segment_bytes");
+  for (const StatSpec& s : kMemoryStats) fmt::print(out, ",{}", s.name);
+  fmt::print(out, ",efficiency,wasted_bytes,wavefronts,ideal_wavefronts,conflicts");
+  for (const StatSpec& s : kHierarchyStats) fmt::print(out, ",{}", s.name);
+  fmt::print(out, ",line\n");
+  for (const KernelStats& k : r.kernels) {
+    const auto lines = line_map(k.kernel);
+    for (const InstrStats& i : k.instructions) {
+      const AccessCounters& c = i.c;
+      const bool shared = is_shared(i.op);
+      fmt::print(out, "{},{},{},{},{},{},{},{}", k.kernel.id, k.kernel.name, k.mode, i.inst,
+                 op_name(i.op), i.size, op_class_key(op_class(i.op)), shared ? 0 : i.segment_bytes);
+      for (const StatSpec& s : kMemoryStats) fmt::print(out, ",{}", c.*s.member);
+      fmt::print(out, ",{},{},{},{},{}", shared ? "" : fmt::format("{:.6f}", efficiency(c)),
+                 wasted_bytes(c), c.wavefronts, c.ideal_wavefronts, conflicts(c));
+      for (const StatSpec& s : kHierarchyStats) fmt::print(out, ",{}", c.*s.member);
+      const auto l = lines.find(i.inst);
+      fmt::print(out, ",{}\n", l == lines.end() ? std::string() : std::to_string(l->second));
+    }
+  }
+}
+
+}  // namespace gms::detail

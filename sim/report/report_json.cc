@@ -1,0 +1,119 @@
+// The JSON printer: the schema-1 contract of README.md "Output".
+#include <nlohmann/json.hpp>
+
+#include "sim/report/report.h"
+#include "sim/report/report_stats.h"
+
+namespace gms::detail {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json counters_json(const AccessCounters& c, bool shared) {
+  Json j;
+  if (shared) {
+    for (const StatSpec& s : kSharedStats) j[s.name] = c.*s.member;
+    j["conflicts"] = conflicts(c);
+    return j;
+  }
+  for (const StatSpec& s : kMemoryStats) j[s.name] = c.*s.member;
+  j["efficiency"] = efficiency(c);
+  for (const StatSpec& s : kHierarchyStats) j[s.name] = c.*s.member;
+  return j;
+}
+
+Json config_json(const SimConfig& cfg) {
+  Json j = Json::object();
+  for (const auto& [key, value] : effective_config(cfg)) {
+    const auto dot = key.find('.');
+    j[key.substr(0, dot)][key.substr(dot + 1)] = value;
+  }
+  j["coalescer"]["load_segment_bytes"] = cfg.coalescer.load_segment_bytes;
+  j["coalescer"]["store_segment_bytes"] = cfg.coalescer.store_segment_bytes;
+  return j;
+}
+
+Json kernel_json(const KernelStats& k) {
+  Json jk;
+  jk["id"] = k.kernel.id;
+  jk["name"] = k.kernel.name;
+  jk["mode"] = k.mode;
+  jk["grid"] = {k.kernel.grid.x, k.kernel.grid.y, k.kernel.grid.z};
+  jk["block"] = {k.kernel.block.x, k.kernel.block.y, k.kernel.block.z};
+  jk["shmem"] = k.kernel.shmem_bytes;
+  jk["records"] = k.records;
+  if (k.mode == "cached")
+    jk["placement"] = {{"resident_ctas_per_sm", k.resident_ctas_per_sm},
+                       {"carveout_kb", k.carveout_kb},
+                       {"l1_bytes", k.l1_bytes}};
+  for (int c = 0; c < kOpClassCount; ++c) {
+    const auto cls = static_cast<OpClass>(c);
+    jk["totals"][std::string(op_class_key(cls))] = counters_json(k.totals[c], is_shared_class(cls));
+  }
+  const KernelTraffic t = kernel_traffic(k);
+  jk["totals"]["l2"] = {{"read_sectors", t.l2_read_sectors},
+                        {"read_sector_hits", t.l2_read_sector_hits},
+                        {"read_sector_misses", t.l2_read_sector_misses},
+                        {"write_sectors", t.l2_write_sectors},
+                        {"atomic_sectors", t.l2_atomic_sectors}};
+  jk["totals"]["dram"] = {{"read_bytes", t.dram_read_bytes},
+                          {"write_bytes", t.dram_write_bytes},
+                          {"flush_write_bytes", k.traffic.dram.flush_write_bytes},
+                          {"earlier_kernels_write_bytes", k.earlier_kernels_write_bytes}};
+  const DramTraffic& d = k.traffic.dram;
+  if (d.row_hits + d.row_misses != 0) {
+    jk["totals"]["dram"]["row_hits"] = d.row_hits;
+    jk["totals"]["dram"]["row_misses"] = d.row_misses;
+  }
+  const TimeEstimate& time = k.time;
+  jk["totals"]["time"] = {{"estimate_ns", time.estimate_ns},
+                          {"bound", time.bound},
+                          {"dram_ns", time.dram_ns},
+                          {"l2_ns", time.l2_ns},
+                          {"l1_ns", time.l1_ns},
+                          {"latency_ns", time.latency_ns},
+                          {"overhead_ns", time.overhead_ns},
+                          {"waves", time.waves},
+                          {"dram_efficiency", time.dram_efficiency},
+                          {"avg_load_latency_ns", time.avg_load_latency_ns},
+                          {"dram_gbps", time.dram_gbps},
+                          {"l2_gbps", time.l2_gbps},
+                          {"l1_gbps", time.l1_gbps}};
+  if (k.roofline.known)
+    jk["totals"]["roofline"] = {{"flops", k.roofline.flops},
+                                {"intensity", k.roofline.intensity},
+                                {"intensity_cold", k.roofline.intensity_cold},
+                                {"balance", k.roofline.balance},
+                                {"attainable_flops_per_s", k.roofline.attainable_flops_per_s},
+                                {"bound", k.roofline.bound}};
+  Json rows = Json::array();
+  const auto lines = line_map(k.kernel);
+  for (const InstrStats& i : k.instructions) {
+    Json row;
+    row["inst"] = i.inst;
+    if (const auto l = lines.find(i.inst); l != lines.end()) row["line"] = l->second;
+    row["op"] = op_name(i.op);
+    row["size"] = i.size;
+    row["class"] = op_class_key(op_class(i.op));
+    if (!is_shared(i.op)) row["segment_bytes"] = i.segment_bytes;
+    row.update(counters_json(i.c, is_shared(i.op)));
+    rows.push_back(std::move(row));
+  }
+  jk["instructions"] = std::move(rows);
+  return jk;
+}
+
+}  // namespace
+
+void print_json(std::ostream& out, const RunReport& r) {
+  Json root;
+  root["schema"] = 1;
+  root["config"] = config_json(r.config);
+  root["traces"] = r.traces;
+  root["kernels"] = Json::array();
+  for (const KernelStats& k : r.kernels) root["kernels"].push_back(kernel_json(k));
+  out << root.dump(2) << '\n';
+}
+
+}  // namespace gms::detail

@@ -1,0 +1,195 @@
+// The L2: sector-pair DRAM fetch, write-allocate without fetch, byte masks, dirty write-back,
+// slice hashing.
+#include "sim/model/l2_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace gms {
+namespace {
+
+/// Records the L2's DRAM traffic, write-backs one 32-byte sector at a time.
+struct RecordingSink {
+  std::uint64_t bytes = 0, read_bytes = 0;
+  std::vector<LineOwner> owners;
+  std::vector<Addr> write_addrs, read_addrs;
+  void dram_read(Addr a, std::uint32_t b) {
+    read_bytes += b;
+    read_addrs.push_back(a);
+  }
+  void dram_write_back(const LineOwner& o, Addr line, std::uint8_t dirty) {
+    if (owners.empty() || owners.back().row != o.row || owners.back().kernel != o.kernel)
+      owners.push_back(o);
+    for (unsigned s = 0; s < 8; ++s)
+      if (dirty >> s & 1) {
+        bytes += kSectorBytes;
+        write_addrs.push_back(line + Addr{s} * kSectorBytes);
+      }
+  }
+};
+static_assert(DramSink<RecordingSink>);
+
+L2Config small_l2(std::uint32_t fetch_bytes = 64, std::uint32_t ways = 2) {
+  L2Config c;
+  c.size_kb = 1;  // 1 KiB: 1 slice x 4 sets x 2 ways x 128 B
+  c.slices = 1;
+  c.ways = ways;
+  c.dram_fetch_bytes = fetch_bytes;
+  c.hash = SliceHash::Linear;
+  c.interleave_bytes = 128;
+  return c;
+}
+
+L2Cache<LruPolicy> make(const L2Config& c) {
+  return L2Cache<LruPolicy>(c, std::vector<LruPolicy>(c.slices));
+}
+
+LineAccess full_write(Addr line, std::uint8_t sectors) {
+  LineAccess la{line, sectors, {}};
+  for (unsigned s = 0; s < 4; ++s)
+    if (sectors >> s & 1u) la.byte_mask[s] = 0xffffffffu;
+  return la;
+}
+
+TEST(L2CacheTest, MissReadsSectorPairsFromDram) {
+  auto l2 = make(small_l2(64));
+  RecordingSink sink;
+  AccessCounters c;
+  l2.read(0x0, 0b0001, c, sink);  // one sector: a 64-byte pair
+  EXPECT_EQ(c.dram_read_bytes, 64u);
+  EXPECT_EQ(c.l2_read_sector_misses, 1u);
+  l2.read(0x0, 0b0010, c, sink);  // its pair partner came with it
+  EXPECT_EQ(c.l2_read_sector_hits, 1u);
+  EXPECT_EQ(c.dram_read_bytes, 64u);
+  l2.read(0x0, 0b1100, c, sink);  // both sectors of the other pair: one fetch
+  EXPECT_EQ(c.dram_read_bytes, 128u);
+  EXPECT_EQ(c.l2_read_sectors, 4u);
+  EXPECT_EQ(sink.read_bytes, 128u);
+  EXPECT_EQ(sink.read_addrs, (std::vector<Addr>{0x0, 0x40}));
+}
+
+TEST(L2CacheTest, ThirtyTwoByteFetchReadsOnlyTheSector) {
+  auto l2 = make(small_l2(32));
+  RecordingSink sink;
+  AccessCounters c;
+  l2.read(0x0, 0b0101, c, sink);
+  EXPECT_EQ(c.dram_read_bytes, 64u);
+  l2.read(0x0, 0b0010, c, sink);
+  EXPECT_EQ(c.l2_read_sector_misses, 3u);
+}
+
+TEST(L2CacheTest, WriteMissAllocatesWithoutFetching) {
+  auto l2 = make(small_l2());
+  RecordingSink sink;
+  AccessCounters c;
+  l2.write(full_write(0x0, 0b1111), {1, 0}, c, sink);
+  EXPECT_EQ(c.l2_write_sectors, 4u);
+  EXPECT_EQ(c.dram_read_bytes, 0u);
+  l2.read(0x0, 0b1111, c, sink);  // fully written sectors are readable
+  EXPECT_EQ(c.l2_read_sector_hits, 4u);
+  EXPECT_EQ(c.dram_read_bytes, 0u);
+}
+
+TEST(L2CacheTest, PartialWriteIsNotReadableUntilFetched) {
+  auto l2 = make(small_l2());
+  RecordingSink sink;
+  AccessCounters c;
+  LineAccess half{0x0, 0b0001, {0x0000ffffu, 0, 0, 0}};
+  l2.write(half, {1, 0}, c, sink);
+  EXPECT_EQ(c.dram_read_bytes, 0u);
+  l2.read(0x0, 0b0001, c, sink);
+  EXPECT_EQ(c.l2_read_sector_misses, 1u);
+  EXPECT_EQ(c.dram_read_bytes, 64u);
+  // Two partial writes that together cover a sector make it readable without DRAM.
+  LineAccess lo{0x80, 0b0001, {0x0000ffffu, 0, 0, 0}}, hi{0x80, 0b0001, {0xffff0000u, 0, 0, 0}};
+  l2.write(lo, {1, 0}, c, sink);
+  l2.write(hi, {1, 0}, c, sink);
+  AccessCounters r;
+  l2.read(0x80, 0b0001, r, sink);
+  EXPECT_EQ(r.l2_read_sector_hits, 1u);
+}
+
+TEST(L2CacheTest, BytesWrittenBeforeAnEvictionOrFlushDoNotCompleteALaterSector) {
+  // The first half of a sector, written into a line that then leaves (eviction, flush with or
+  // without keeping the line): the second half written later must not make the sector readable.
+  const LineAccess lo{0x0, 0b0001, {0x0000ffffu, 0, 0, 0}};
+  const LineAccess hi{0x0, 0b0001, {0xffff0000u, 0, 0, 0}};
+  for (int leave = 0; leave < 3; ++leave) {
+    auto l2 = make(small_l2(64, 1));  // direct-mapped, 8 sets
+    RecordingSink sink;
+    AccessCounters c;
+    l2.write(lo, {1, 0}, c, sink);
+    if (leave == 0) {
+      l2.read(0x0 + 8 * 128, 0b0001, c, sink);  // evicts the partly written line
+    } else {
+      l2.flush(sink, /*keep=*/leave == 2);
+    }
+    EXPECT_EQ(sink.bytes, 32u) << leave;  // the partial sector was written back
+    l2.write(hi, {1, 0}, c, sink);
+    AccessCounters r;
+    l2.read(0x0, 0b0001, r, sink);
+    EXPECT_EQ(r.l2_read_sector_misses, 1u) << leave;
+    EXPECT_EQ(r.dram_read_bytes, 64u) << leave;
+    // Now valid (fetched): more partial writes keep it readable.
+    l2.write(lo, {1, 0}, c, sink);
+    AccessCounters again;
+    l2.read(0x0, 0b0001, again, sink);
+    EXPECT_EQ(again.l2_read_sector_hits, 1u) << leave;
+  }
+}
+
+TEST(L2CacheTest, DirtyEvictionAndFlushWriteBackToTheirOwner) {
+  L2Config cfg = small_l2(64, 1);  // direct-mapped: 8 sets... 1 KiB / 128 B / 1 way = 8 sets
+  auto l2 = make(cfg);
+  RecordingSink sink;
+  AccessCounters c;
+  l2.write(full_write(0x0, 0b0011), {1, 7}, c, sink);
+  l2.read(0x0 + 8 * 128, 0b0001, c, sink);  // same set, evicts the dirty line
+  EXPECT_EQ(sink.bytes, 64u);
+  ASSERT_EQ(sink.owners.size(), 1u);
+  EXPECT_EQ(sink.owners[0].row, 7u);
+  EXPECT_EQ(sink.write_addrs, (std::vector<Addr>{0x0, 0x20}));
+  l2.write(full_write(0x80, 0b1000), {1, 3}, c, sink);
+  l2.flush(sink, /*keep=*/false);
+  EXPECT_EQ(sink.bytes, 96u);
+  AccessCounters after;
+  l2.read(0x80, 0b1000, after, sink);  // the flush emptied the cache
+  EXPECT_EQ(after.l2_read_sector_misses, 1u);
+}
+
+TEST(L2CacheTest, AtomicsFetchAndDirty) {
+  auto l2 = make(small_l2());
+  RecordingSink sink;
+  AccessCounters c;
+  l2.atomic(full_write(0x0, 0b0001), {1, 2}, c, sink);
+  EXPECT_EQ(c.l2_atomic_sectors, 1u);
+  EXPECT_EQ(c.dram_read_bytes, 64u);
+  l2.flush(sink, false);
+  EXPECT_EQ(sink.bytes, 32u);
+}
+
+TEST(L2CacheTest, SliceHashSpreadsStridedStreams) {
+  L2Config cfg;
+  cfg.slices = 96;
+  cfg.size_kb = 61440;
+  cfg.hash = SliceHash::Linear;
+  auto linear = L2Cache<LruPolicy>(cfg, std::vector<LruPolicy>(96));
+  cfg.hash = SliceHash::Xor;
+  auto hashed = L2Cache<LruPolicy>(cfg, std::vector<LruPolicy>(96));
+  // A stride of 96 x 256 bytes lands on one slice when interleaved, on many when hashed.
+  std::set<std::uint32_t> a, b;
+  for (Addr i = 0; i < 64; ++i) {
+    a.insert(linear.slice_of(i * 96 * 256));
+    b.insert(hashed.slice_of(i * 96 * 256));
+  }
+  EXPECT_EQ(a.size(), 1u);
+  EXPECT_GT(b.size(), 16u);
+  // Consecutive 256-byte chunks go round the slices when interleaved.
+  EXPECT_EQ(linear.slice_of(0), 0u);
+  EXPECT_EQ(linear.slice_of(256), 1u);
+  EXPECT_EQ(linear.slice_of(255), 0u);
+}
+
+}  // namespace
+}  // namespace gms

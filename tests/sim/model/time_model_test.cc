@@ -1,0 +1,225 @@
+// The time model's terms on hand-computed cases, the DRAM channel and row models, and the
+// notes' roofline example (EXAMPLES.md B8).
+#include "sim/model/time_model.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "sim/core/stats.h"
+#include "sim/model/dram_model.h"
+
+namespace gms {
+namespace {
+
+/// A small machine whose numbers are easy to compute by hand: 1 GHz, 2 SMs, 2 slices, 2 DRAM
+/// channels of 50 GB/s at 100% efficiency, no overhead.
+SimConfig hand_config() {
+  SimConfig c;
+  c.gpu.sm_count = 2;
+  c.gpu.clock_mhz = 1000;
+  c.gpu.launch_overhead_ns = 0;
+  c.gpu.wave_overhead_ns = 0;
+  c.gpu.loads_in_flight_per_warp = 1;
+  c.l2.slices = 2;
+  c.l2.sectors_per_cycle_per_slice = 1;
+  c.l1.sectors_per_cycle = 4;
+  c.shared.wavefronts_per_cycle = 1;
+  c.dram.channels = 2;
+  c.dram.peak_gbps = 100;
+  c.dram.read_efficiency = 1;
+  c.dram.mixed_efficiency = 0.5;
+  c.dram.hash = SliceHash::Linear;
+  c.dram.interleave_bytes = 256;
+  c.l1.hit_latency_cycles = 10;
+  c.l2.hit_latency_cycles = 100;
+  c.dram.latency_cycles = 1000;
+  return c;
+}
+
+KernelStats kernel(std::uint32_t ctas, std::uint32_t threads) {
+  KernelStats k;
+  k.kernel.grid = {ctas, 1, 1};
+  k.kernel.block = {threads, 1, 1};
+  k.traffic.sm_l1_sectors = {0, 0};
+  k.traffic.sm_shared_wavefronts = {0, 0};
+  k.traffic.l2_slice_sectors = {0, 0};
+  k.traffic.dram.channel_bytes = {0, 0};
+  return k;
+}
+
+TEST(TimeModelTest, BusiestChannelSetsTheDramTime) {
+  const SimConfig cfg = hand_config();
+  DramModel dram(cfg.dram);
+  // A stride of channels x interleave (512 B) keeps hitting channel 0: hash-hostile.
+  for (int i = 0; i < 100; ++i) dram.access(Addr(i) * 512, 64, false);
+  KernelStats k = kernel(1, 32);
+  k.traffic.dram = dram.finish();
+  EXPECT_EQ(k.traffic.dram.channel_bytes[0], 6400u);
+  EXPECT_EQ(k.traffic.dram.channel_bytes[1], 0u);
+  const TimeEstimate t = estimate_time(k, cfg);
+  EXPECT_DOUBLE_EQ(t.dram_ns, 6400.0 / 50.0);  // one channel at 50 GB/s = 50 B/ns
+  EXPECT_EQ(t.bound, "DRAM-bound");
+  // The same bytes spread over both channels take half the time.
+  DramModel spread(cfg.dram);
+  for (int i = 0; i < 100; ++i) spread.access(Addr(i) * 256, 64, false);
+  k.traffic.dram = spread.finish();
+  EXPECT_DOUBLE_EQ(estimate_time(k, cfg).dram_ns, 3200.0 / 50.0);
+}
+
+TEST(TimeModelTest, WritesBlendTheEfficiencyAndFlushIsNotTimed) {
+  const SimConfig cfg = hand_config();
+  DramModel dram(cfg.dram);
+  dram.access(0, 1000, false);
+  dram.access(256, 1000, true);  // half writes: fully "mixed" efficiency 0.5
+  dram.flush_write(5000);
+  KernelStats k = kernel(1, 32);
+  k.traffic.dram = dram.finish();
+  EXPECT_EQ(k.traffic.dram.write_bytes, 6000u);
+  EXPECT_EQ(k.traffic.dram.flush_write_bytes, 5000u);
+  const TimeEstimate t = estimate_time(k, cfg);
+  EXPECT_DOUBLE_EQ(t.dram_efficiency, 0.5);
+  EXPECT_DOUBLE_EQ(t.dram_ns, 1000.0 / 25.0);
+}
+
+TEST(TimeModelTest, L2AndL1TermsFromTheBusiestUnit) {
+  const SimConfig cfg = hand_config();
+  KernelStats k = kernel(1, 32);
+  k.traffic.l2_slice_sectors = {300, 100};     // 300 sectors at 1/clk, 1 GHz = 300 ns
+  k.traffic.sm_l1_sectors = {400, 0};          // 400 / 4 = 100 cycles
+  k.traffic.sm_shared_wavefronts = {50, 120};  // SM0: 100 + 50 = 150; SM1: 120
+  const TimeEstimate t = estimate_time(k, cfg);
+  EXPECT_DOUBLE_EQ(t.l2_ns, 300);
+  EXPECT_DOUBLE_EQ(t.l1_ns, 150);
+  EXPECT_EQ(t.bound, "L2-bound");
+}
+
+TEST(TimeModelTest, SingleWarpStreamIsLatencyBound) {
+  // One warp, 100 dependent loads that all miss to DRAM: Little's law with one request in
+  // flight gives 100 x 1000 cycles = 100 us at 1 GHz.
+  const SimConfig cfg = hand_config();
+  KernelStats k = kernel(1, 32);
+  k.traffic.load_requests = 100;
+  AccessCounters& ld = k.totals[static_cast<int>(OpClass::GlobalLoad)];
+  ld.l2_read_sector_misses = 100;
+  ld.l2_read_sectors = 100;
+  ld.l1_sector_misses = 100;
+  k.traffic.dram.channel_bytes = {3200, 3200};
+  k.traffic.dram.read_bytes = 6400;
+  const TimeEstimate t = estimate_time(k, cfg);
+  EXPECT_DOUBLE_EQ(t.avg_load_latency_ns, 1000);
+  EXPECT_DOUBLE_EQ(t.latency_ns, 100 * 1000.0);
+  EXPECT_EQ(t.bound, "latency-bound");
+  // Eight warps of one load each overlap: 8 requests in flight.
+  KernelStats wide = k;
+  wide.kernel.block = {256, 1, 1};
+  wide.traffic.load_requests = 8;
+  EXPECT_DOUBLE_EQ(estimate_time(wide, cfg).latency_ns, 1000);
+}
+
+TEST(TimeModelTest, WavesAndOverhead) {
+  SimConfig cfg = hand_config();
+  cfg.gpu.launch_overhead_ns = 2000;
+  cfg.gpu.wave_overhead_ns = 100;
+  // 1024-thread CTAs: 2 resident per SM (2048 threads), 4 per wave on 2 SMs; 10 CTAs = 3 waves.
+  const TimeEstimate t = estimate_time(kernel(10, 1024), cfg);
+  EXPECT_DOUBLE_EQ(t.waves, 3);
+  EXPECT_DOUBLE_EQ(t.overhead_ns, 2200);
+  EXPECT_EQ(t.bound, "overhead-bound");
+  EXPECT_DOUBLE_EQ(t.estimate_ns, 2200);
+}
+
+/// The traffic of write-backs of `mask` sectors of each line, through write_sectors or one
+/// 32-byte access per sector.
+DramTraffic write_backs(const DramConfig& c, const std::vector<Addr>& lines, std::uint8_t mask,
+                        bool merged) {
+  DramModel d(c);
+  for (Addr line : lines) {
+    if (merged) {
+      d.write_sectors(line, mask);
+      continue;
+    }
+    for (unsigned s = 0; s < 4; ++s)
+      if (mask >> s & 1) d.access(line + s * 32, 32, true);
+  }
+  return d.finish();
+}
+
+TEST(TimeModelTest, MergedWriteBacksCountLikeOneAccessPerSector) {
+  std::vector<Addr> lines;
+  for (Addr i = 0; i < 200; ++i) lines.push_back(i * 384);  // lines straddle chunks and rows
+  for (std::uint32_t interleave : {64u, 128u, 256u})
+    for (bool rows : {false, true}) {
+      DramConfig c = hand_config().dram;
+      c.interleave_bytes = interleave;  // 64: a line's sectors lie in two channels
+      c.row_model = rows;
+      c.banks_per_channel = 2;
+      c.row_bytes = 512;
+      c.row_window = 3;
+      for (std::uint8_t mask : {0x1, 0x9, 0xf, 0x6}) {
+        const DramTraffic m = write_backs(c, lines, mask, true);
+        const DramTraffic s = write_backs(c, lines, mask, false);
+        EXPECT_EQ(m.channel_bytes, s.channel_bytes) << interleave << " " << int(mask);
+        EXPECT_EQ(m.write_bytes, s.write_bytes);
+        EXPECT_EQ(m.row_hits, s.row_hits) << interleave << " " << int(mask);
+        EXPECT_EQ(m.row_misses, s.row_misses);
+      }
+    }
+}
+
+TEST(TimeModelTest, RowBufferFriendlyVersusHostile) {
+  DramConfig c = hand_config().dram;
+  c.channels = 1;
+  c.row_model = true;
+  c.banks_per_channel = 4;
+  c.row_bytes = 1024;
+  c.row_window = 4;
+  DramModel friendly(c), hostile(c);
+  for (int i = 0; i < 64; ++i) friendly.access(Addr(i) * 64, 64, false);  // walks each row in turn
+  for (int i = 0; i < 64; ++i)
+    hostile.access(Addr(i) * 4096 * 4, 64, false);  // a new row every time
+  const DramTraffic f = friendly.finish(), h = hostile.finish();
+  EXPECT_EQ(f.row_hits + f.row_misses, 64u);
+  EXPECT_EQ(f.row_misses, 4u);  // one per 1 KiB row
+  EXPECT_EQ(h.row_hits, 0u);
+  EXPECT_EQ(h.row_misses, 64u);
+  // The row model never changes the bytes.
+  EXPECT_EQ(f.read_bytes, h.read_bytes);
+  SimConfig cfg = hand_config();
+  cfg.dram = c;
+  KernelStats kf = kernel(1, 32), kh = kernel(1, 32);
+  kf.traffic.dram = f;
+  kh.traffic.dram = h;
+  EXPECT_LT(estimate_time(kf, cfg).dram_ns, estimate_time(kh, cfg).dram_ns);
+  EXPECT_DOUBLE_EQ(estimate_time(kh, cfg).dram_efficiency, 1.0 / 1.5);
+}
+
+TEST(TimeModelTest, RowModelReordersWithinTheWindow) {
+  DramConfig c = hand_config().dram;
+  c.channels = 1;
+  c.row_model = true;
+  c.banks_per_channel = 1;
+  c.row_bytes = 1024;
+  c.row_window = 4;
+  // Rows A B A B ...: in order every access misses; FR-FCFS within 4 serves the A's together.
+  DramModel m(c);
+  for (int i = 0; i < 16; ++i) m.access(Addr(i % 2) * 1024 * 1, 64, false);
+  const DramTraffic t = m.finish();
+  EXPECT_GT(t.row_hits, t.row_misses);
+}
+
+TEST(TimeModelTest, NotesRooflineExample) {
+  // EXAMPLES.md B8: 20 TFLOP/s and 1 TB/s give balance 20; intensity T_tile / 4.
+  for (const auto& [tile, bound] :
+       {std::pair{1, "memory-bound"}, std::pair{32, "memory-bound"}, std::pair{79, "memory-bound"},
+        std::pair{80, "compute-bound"}}) {
+    const Roofline r = roofline_point(1000, tile / 4.0, 20000, 1000);
+    EXPECT_DOUBLE_EQ(r.balance, 20);
+    EXPECT_EQ(r.bound, std::string(bound)) << "T_tile " << tile;
+    EXPECT_DOUBLE_EQ(r.attainable_flops_per_s, std::min(20000.0, tile / 4.0 * 1000) * 1e9);
+  }
+  EXPECT_DOUBLE_EQ(roofline_point(1, 0.25, 20000, 1000).attainable_flops_per_s, 250e9);  // naive
+}
+
+}  // namespace
+}  // namespace gms

@@ -1,0 +1,134 @@
+// The run, convert, gen and info commands end to end, as a user calls them.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/tools/cli/cli_runner.h"
+
+namespace gms::test {
+namespace {
+
+nlohmann::json run_json(const std::string& args) {
+  const CliResult r = run_cli("run " + args + " --format json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(CliRunTest, JsonContractKeys) {
+  const nlohmann::json j = run_json(data_path("example_stream.wtrace"));
+  EXPECT_EQ(j["schema"], 1);
+  EXPECT_EQ(j["config"]["gpu"]["name"], "hopper-h200");
+  ASSERT_FALSE(j["kernels"].empty());
+  for (const auto& k : j["kernels"]) {
+    EXPECT_TRUE(k["id"].is_number_integer());
+    EXPECT_TRUE(k["name"].is_string());
+    EXPECT_EQ(k["mode"], "cold");
+    for (const char* cls :
+         {"global_load", "global_store", "local_load", "local_store", "global_atomic"})
+      for (const char* key :
+           {"instructions", "requests", "sectors", "transactions", "lines", "bytes_requested"})
+        EXPECT_TRUE(k["totals"][cls][key].is_number_integer()) << cls << "." << key;
+    for (const char* cls : {"shared_load", "shared_store"})
+      for (const char* key : {"instructions", "wavefronts", "ideal_wavefronts"})
+        EXPECT_TRUE(k["totals"][cls][key].is_number_integer()) << cls << "." << key;
+    for (const auto& i : k["instructions"]) {
+      EXPECT_TRUE(i["inst"].is_number_integer());
+      EXPECT_TRUE(i["op"].is_string());
+      EXPECT_TRUE(i["size"].is_number_integer());
+      EXPECT_TRUE(i["instructions"].is_number_integer());
+    }
+  }
+}
+
+TEST(CliRunTest, TotalsAreSumsOfInstructionRows) {
+  const nlohmann::json j = run_json(data_path("example_stream.wtrace"));
+  for (const auto& k : j["kernels"]) {
+    std::map<std::string, std::uint64_t> sectors, wavefronts;
+    for (const auto& i : k["instructions"]) {
+      const std::string cls = i["class"];
+      if (i.contains("sectors")) sectors[cls] += i["sectors"].get<std::uint64_t>();
+      if (i.contains("wavefronts")) wavefronts[cls] += i["wavefronts"].get<std::uint64_t>();
+    }
+    for (const auto& [cls, v] : sectors) EXPECT_EQ(k["totals"][cls]["sectors"], v) << cls;
+    for (const auto& [cls, v] : wavefronts) EXPECT_EQ(k["totals"][cls]["wavefronts"], v) << cls;
+  }
+}
+
+TEST(CliRunTest, KeplerAndVoltaGiveModelsBAndA) {
+  // A stride-2 warp: model A (sectors) 8 transactions, model B (128-byte) 2.
+  const std::string trace = data_path("a3_stride2.wtrace");
+  const auto a = run_json(trace + " --config " + source_path("configs/volta-v100.ini"));
+  const auto b = run_json(trace + " --config " + source_path("configs/kepler-k40-ca.ini"));
+  EXPECT_EQ(a["kernels"][0]["totals"]["global_load"]["transactions"], 8);
+  EXPECT_EQ(b["kernels"][0]["totals"]["global_load"]["transactions"], 2);
+  EXPECT_EQ(b["config"]["coalescer"]["rule"], "kepler-l1");
+}
+
+TEST(CliRunTest, SeveralTracesAndKernelSelection) {
+  const std::string a = data_path("a1_sequential.wtrace"), b = data_path("b6_tile32.wtrace");
+  EXPECT_EQ(run_json(a + " " + b)["kernels"].size(), 2u);
+  EXPECT_EQ(run_json(a + " " + b + " --kernel 1")["kernels"].size(), 2u);  // both have id 1
+  const CliResult r = run_cli("run - --format json < " + a);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["kernels"][0]["totals"]["global_load"]["sectors"], 4);
+}
+
+TEST(CliRunTest, TableAndCsvCarryTheConfiguration) {
+  const CliResult table = run_cli("run " + data_path("a2_misaligned.wtrace"));
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("# [coalescer] rule=sectors"), std::string::npos);
+  EXPECT_NE(table.out.find("80.0%"), std::string::npos) << table.out;
+  const CliResult csv = run_cli("run " + data_path("a2_misaligned.wtrace") + " --format csv");
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_NE(csv.out.find("# gpu.name=hopper-h200"), std::string::npos);
+  EXPECT_NE(csv.out.find(
+                "\n1,sequential,cold,0,LDG,4,global_load,32,1,32,1,5,5,2,128,128,160,0.800000,32,"),
+            std::string::npos)
+      << csv.out;
+}
+
+TEST(CliRunTest, OutputFileIsWritten) {
+  TempDir tmp;
+  ASSERT_EQ(run_cli("run " + data_path("a1_sequential.wtrace") + " --format json -o " +
+                    tmp.file("o.json"))
+                .status,
+            0);
+  EXPECT_EQ(nlohmann::json::parse(
+                slurp(tmp.file("o.json")))["kernels"][0]["totals"]["global_load"]["sectors"],
+            4);
+}
+
+TEST(CliRunTest, ConvertRoundTripsEveryFormat) {
+  TempDir tmp;
+  const std::string src = data_path("example_stream.wtrace");
+  ASSERT_EQ(run_cli("convert " + src + " " + tmp.file("a.gmt")).status, 0);
+  ASSERT_EQ(run_cli("convert " + tmp.file("a.gmt") + " " + tmp.file("b.wtrace.zst")).status, 0);
+  ASSERT_EQ(run_cli("convert " + tmp.file("b.wtrace.zst") + " " + tmp.file("c.wtrace")).status, 0);
+  ASSERT_EQ(run_cli("convert " + tmp.file("c.wtrace") + " " + tmp.file("d.gmt")).status, 0);
+  EXPECT_EQ(slurp(tmp.file("a.gmt")), slurp(tmp.file("d.gmt")));
+  // The statistics are identical whatever the format.
+  const auto x = run_json(src), y = run_json(tmp.file("a.gmt")), z = run_json(tmp.file("c.wtrace"));
+  EXPECT_EQ(x["kernels"], y["kernels"]);
+  EXPECT_EQ(x["kernels"], z["kernels"]);
+}
+
+TEST(CliRunTest, GeneratedMatrixProductsReadTwoNCubedOverT) {
+  // EXAMPLES.md D at N = 64, T = 16: 2N^3 = 524288 thread reads naive, 2N^3 / T = 32768 tiled.
+  TempDir tmp;
+  ASSERT_EQ(run_cli("gen matmul_naive --n 64 --tile 16 -o " + tmp.file("n.gmt")).status, 0);
+  ASSERT_EQ(run_cli("gen matmul_tiled --n 64 --tile 16 -o " + tmp.file("t.gmt")).status, 0);
+  EXPECT_EQ(run_json(tmp.file("n.gmt"))["kernels"][0]["totals"]["global_load"]["active_threads"],
+            524288);
+  EXPECT_EQ(run_json(tmp.file("t.gmt"))["kernels"][0]["totals"]["global_load"]["active_threads"],
+            32768);
+}
+
+TEST(CliRunTest, InfoSummarisesKernels) {
+  const CliResult r = run_cli("info " + data_path("d_tiled_n8_t4.wtrace"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("kernel 1 matmul_tiled"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("LDS"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace gms::test

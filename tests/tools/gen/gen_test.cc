@@ -1,0 +1,337 @@
+// The generator's index arithmetic, record forms and errors, through a collecting writer (no
+// trace reader needed).
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "sim/core/error.h"
+#include "tests/tools/gen/gen_test_util.h"
+#include "tools/gen/emit.h"
+#include "tools/gen/patterns.h"
+
+namespace gms::gen {
+namespace {
+
+using test::CollectingWriter;
+using test::CountingWriter;
+using test::run;
+
+/// The `nth` (0-based) record of (cta, warp, inst) among `recs`.
+const WarpInstr& find(const std::vector<WarpInstr>& recs, std::uint32_t cta, std::uint32_t warp,
+                      std::uint32_t inst, int nth) {
+  for (const WarpInstr& r : recs)
+    if (r.cta == cta && r.warp == warp && r.inst == inst && nth-- == 0) return r;
+  throw SimError("record not found");
+}
+
+// ---- matrix products (EXAMPLES.md D) ----------------------------------------------------------
+
+TEST(GenTest, MatmulNaiveReadsTwoNCubedThreadValues) {
+  GenParams p;
+  p.n = 64;
+  p.tile = 16;
+  CountingWriter w;
+  generate("matmul_naive", p, w);
+  EXPECT_EQ(w.lanes[static_cast<int>(Op::LDG)], 2u * 64 * 64 * 64);  // 524,288
+  EXPECT_EQ(w.lanes[static_cast<int>(Op::STG)], 64u * 64);
+  EXPECT_EQ(w.kernels, 1u);
+}
+
+TEST(GenTest, MatmulTiledReadsTwoNCubedOverTThreadValues) {
+  GenParams p;
+  p.n = 64;
+  p.tile = 16;
+  CountingWriter w;
+  generate("matmul_tiled", p, w);
+  EXPECT_EQ(w.lanes[static_cast<int>(Op::LDG)], 2u * 64 * 64 * 64 / 16);  // 32,768
+  EXPECT_EQ(w.lanes[static_cast<int>(Op::STS)], 2u * 64 * 64 * 64 / 16);
+  EXPECT_EQ(w.lanes[static_cast<int>(Op::LDS)], 2u * 64 * 64 * 64);  // every product from tiles
+  EXPECT_EQ(w.lanes[static_cast<int>(Op::STG)], 64u * 64);
+}
+
+TEST(GenTest, MatmulTileOneGivesNoReduction) {
+  GenParams p;
+  p.n = 8;
+  p.tile = 1;
+  CountingWriter naive, tiled;
+  generate("matmul_naive", p, naive);
+  generate("matmul_tiled", p, tiled);
+  EXPECT_EQ(tiled.lanes[static_cast<int>(Op::LDG)], naive.lanes[static_cast<int>(Op::LDG)]);
+  EXPECT_EQ(naive.lanes[static_cast<int>(Op::LDG)], 2u * 8 * 8 * 8);
+}
+
+TEST(GenTest, MatmulKernelLine) {
+  GenParams p;
+  p.n = 64;
+  p.tile = 16;
+  const CollectingWriter w = run("matmul_tiled", p);
+  ASSERT_EQ(w.kernels.size(), 1u);
+  const KernelInfo& k = w.kernels[0];
+  EXPECT_EQ(k.id, 1u);
+  EXPECT_EQ(k.name, "matmul_tiled");
+  EXPECT_EQ(k.grid, (Dim3{4, 4, 1}));
+  EXPECT_EQ(k.block, (Dim3{16, 16, 1}));
+  EXPECT_EQ(k.shmem_bytes, 2u * 16 * 16 * 4);
+  EXPECT_EQ(k.flops, 2u * 64 * 64 * 64);
+  ASSERT_EQ(k.params.size(), 6u);
+  EXPECT_EQ(k.params[2], (std::pair<std::string, std::string>{"grid", "4,4,1"}));
+}
+
+TEST(GenTest, MatmulNaiveLaneAddressesFollowTheIndexArithmetic) {
+  // CTA (bx=1, by=2) is linear id 2*4+1 = 9; warp 3 lane 17 is tid 113: ty 7, tx 1, so
+  // row = 2*16+7 = 39 and col = 1*16+1 = 17. A at 0, B at 64*64*4 = 16384, C at 32768.
+  GenParams p;
+  p.n = 64;
+  p.tile = 16;
+  const auto recs = run("matmul_naive", p).all();
+  const WarpInstr& a = find(recs, 9, 3, 0, 5);  // k = 5
+  EXPECT_EQ(a.op, Op::LDG);
+  EXPECT_EQ(a.addr[17], (39u * 64 + 5) * 4);
+  const WarpInstr& b = find(recs, 9, 3, 1, 5);
+  EXPECT_EQ(b.addr[17], 16384u + (5u * 64 + 17) * 4);
+  const WarpInstr& c = find(recs, 9, 3, 2, 0);
+  EXPECT_EQ(c.op, Op::STG);
+  EXPECT_EQ(c.addr[17], 32768u + (39u * 64 + 17) * 4);
+}
+
+TEST(GenTest, MatmulTiledLaneAddressesFollowTheIndexArithmetic) {
+  GenParams p;
+  p.n = 64;
+  p.tile = 16;
+  const auto recs = run("matmul_tiled", p).all();
+  // Tile step s = 2: As[7][1] = A[39*64 + 2*16 + 1], Bs[7][1] = B[(2*16 + 7)*64 + 17].
+  EXPECT_EQ(find(recs, 9, 3, 0, 2).addr[17], (39u * 64 + 32 + 1) * 4);
+  EXPECT_EQ(find(recs, 9, 3, 1, 2).addr[17], (7u * 16 + 1) * 4);
+  EXPECT_EQ(find(recs, 9, 3, 2, 2).addr[17], 16384u + ((32u + 7) * 64 + 17) * 4);
+  EXPECT_EQ(find(recs, 9, 3, 3, 2).addr[17], 1024u + (7u * 16 + 1) * 4);
+  // Inner k = 5 of step 0: As[7][5] and Bs[5][1].
+  EXPECT_EQ(find(recs, 9, 3, 4, 5).addr[17], (7u * 16 + 5) * 4);
+  EXPECT_EQ(find(recs, 9, 3, 5, 5).addr[17], 1024u + (5u * 16 + 1) * 4);
+}
+
+TEST(GenTest, MatmulWarpsOfOneRowUseTheStridedForm) {
+  GenParams p;
+  p.n = 64;
+  p.tile = 32;  // a warp is one row of the CTA: A is a broadcast, B unit stride
+  const auto recs = run("matmul_naive", p).all();
+  const WarpInstr& a = find(recs, 0, 1, 0, 0);
+  EXPECT_TRUE(a.strided);
+  EXPECT_EQ(a.stride, 0);
+  const WarpInstr& b = find(recs, 0, 1, 1, 0);
+  EXPECT_TRUE(b.strided);
+  EXPECT_EQ(b.stride, 4);
+  p.tile = 16;  // two rows per warp: list form
+  EXPECT_FALSE(find(run("matmul_naive", p).all(), 0, 0, 0, 0).strided);
+}
+
+TEST(GenTest, SmallTilesLeaveLanesInactive) {
+  GenParams p;
+  p.n = 8;
+  p.tile = 4;  // 16 threads per CTA
+  const auto recs = run("matmul_naive", p).all();
+  ASSERT_FALSE(recs.empty());
+  for (const WarpInstr& r : recs) {
+    EXPECT_EQ(r.mask, 0x0000ffffu);
+    EXPECT_EQ(r.addr[20], 0u);
+  }
+}
+
+TEST(GenTest, VectorAddReadsEachValueOnce) {
+  GenParams p;
+  p.n = 1000;
+  CountingWriter w;
+  generate("vector_add", p, w);
+  EXPECT_EQ(w.lanes[static_cast<int>(Op::LDG)], 2000u);
+  EXPECT_EQ(w.lanes[static_cast<int>(Op::STG)], 1000u);
+  EXPECT_EQ(w.records, 3u * 32);  // 32 warps, the last one 8 lanes
+}
+
+// ---- lane-address patterns (EXAMPLES.md A, B, C) ----------------------------------------------
+
+TEST(GenTest, MisalignedSequentialIsUnitStrideFromEight) {
+  GenParams p;
+  p.offset_bytes = 8;
+  const auto recs = run("sequential", p).all();
+  ASSERT_EQ(recs.size(), 1u);
+  const WarpInstr& r = recs[0];
+  EXPECT_EQ(r.op, Op::LDG);
+  EXPECT_EQ(r.size, 4);
+  EXPECT_EQ(r.mask, 0xffffffffu);
+  EXPECT_TRUE(r.strided);
+  EXPECT_EQ(r.stride, 4);
+  EXPECT_EQ(r.addr[0], 8u);
+  EXPECT_EQ(r.addr[31], 8u + 124);
+}
+
+TEST(GenTest, ReversedWalksDownward) {
+  const auto r = run("reversed", GenParams{}).all().at(0);
+  EXPECT_EQ(r.addr[0], 124u);
+  EXPECT_EQ(r.addr[31], 0u);
+  EXPECT_TRUE(r.strided);
+  EXPECT_EQ(r.stride, -4);
+}
+
+TEST(GenTest, MixedWarpUsesTheListForm) {
+  const auto r = run("mixed_warp", GenParams{}).all().at(0);
+  EXPECT_FALSE(r.strided);
+  EXPECT_EQ(r.addr[15], 60u);
+  EXPECT_EQ(r.addr[16], 4000u);
+  EXPECT_EQ(r.addr[20], 4000u + 256 * 4);
+}
+
+TEST(GenTest, OneLaneActivatesOnlyThatLane) {
+  GenParams p;
+  p.lane = 5;
+  const auto r = run("one_lane", p).all().at(0);
+  EXPECT_EQ(r.mask, 1u << 5);
+  EXPECT_EQ(r.addr[5], 20u);
+  EXPECT_EQ(r.addr[0], 0u);
+  EXPECT_TRUE(r.strided);
+}
+
+TEST(GenTest, ManyWarpsFillCtasOfEightWarps) {
+  GenParams p;
+  p.warps = 16;
+  p.stride_elems = 2;
+  const CollectingWriter w = run("strided", p);
+  EXPECT_EQ(w.kernels[0].grid, (Dim3{2, 1, 1}));
+  EXPECT_EQ(w.kernels[0].block, (Dim3{256, 1, 1}));
+  const auto recs = w.all();
+  ASSERT_EQ(recs.size(), 16u);
+  EXPECT_EQ(recs[9].cta, 1u);
+  EXPECT_EQ(recs[9].warp, 1u);
+  EXPECT_EQ(recs[9].addr[0], 9u * 32 * 8);
+}
+
+TEST(GenTest, AosAndSoaEmitOneInstructionPerField) {
+  GenParams p;
+  p.struct_bytes = 24;
+  const auto aos = run("aos_all", p).all();
+  const auto soa = run("soa_all", p).all();
+  ASSERT_EQ(aos.size(), 6u);
+  ASSERT_EQ(soa.size(), 6u);
+  EXPECT_EQ(aos[3].inst, 3u);
+  EXPECT_EQ(aos[3].addr[2], 48u + 12);
+  EXPECT_EQ(aos[3].stride, 24);
+  EXPECT_EQ(soa[3].addr[2], 3u * 128 + 8);
+  EXPECT_EQ(soa[3].stride, 4);
+}
+
+TEST(GenTest, MatrixColumnStridesByOneRow) {
+  const auto r = run("matrix_column", GenParams{}).all().at(0);
+  EXPECT_EQ(r.stride, 4096);
+  EXPECT_EQ(r.addr[3], 3u * 4096);
+}
+
+TEST(GenTest, SharedPatternsDefaultToLdsAndSizeTheWindow) {
+  GenParams p;
+  p.stride_elems = 3;
+  const CollectingWriter w = run("smem_stride", p);
+  const WarpInstr& r = w.records[0].at(0);
+  EXPECT_EQ(r.op, Op::LDS);
+  EXPECT_EQ(r.addr[5], 60u);
+  EXPECT_EQ(w.kernels[0].shmem_bytes, (31u * 3 + 1) * 4);
+  p = GenParams{};
+  p.n = 33;
+  const CollectingWriter t = run("smem_tile_column", p);
+  EXPECT_EQ(t.records[0].at(0).addr[2], 2u * 132);
+  EXPECT_EQ(t.kernels[0].shmem_bytes, 32u * 33 * 4);
+}
+
+TEST(GenTest, EightByteSharedAccessesUseElemSize) {
+  GenParams p;
+  p.elem_bytes = 8;
+  p.stride_elems = 32;
+  const auto r = run("smem_stride", p).all().at(0);
+  EXPECT_EQ(r.size, 8);
+  EXPECT_EQ(r.addr[1], 256u);
+}
+
+TEST(GenTest, OpOverridesTheDefault) {
+  GenParams p;
+  p.op = Op::STG;
+  EXPECT_EQ(run("strided", p).all().at(0).op, Op::STG);
+  p.op = Op::STS;
+  EXPECT_EQ(run("smem_stride", p).all().at(0).op, Op::STS);
+}
+
+TEST(GenTest, ChooseFormKeepsTheListWhenBaseWouldBeNegative) {
+  WarpInstr r;
+  r.mask = 0xfffffffeu;  // lane 1 at 0, lane 2 at 4: base would be -4
+  for (int l = 1; l < 32; ++l) r.addr[l] = 4u * (l - 1);
+  detail::choose_form(r);
+  EXPECT_FALSE(r.strided);
+  r.addr[1] = 100;  // lane 1 at 100, lanes 2.. at 4(l-1): not a progression
+  detail::choose_form(r);
+  EXPECT_FALSE(r.strided);
+}
+
+// ---- bulk patterns ----------------------------------------------------------------------------
+
+TEST(GenTest, StreamAlternatesLoadsAndStoresAndWraps) {
+  GenParams p;
+  p.records = 10001;
+  p.footprint = 1024;  // 8 warps of 128 bytes, then wrap
+  const CollectingWriter w = run("stream", p);
+  const auto& recs = w.records.at(0);
+  ASSERT_EQ(recs.size(), 10001u);
+  EXPECT_GE(w.write_calls, 3);  // batched, not one call per record
+  EXPECT_EQ(recs[0].op, Op::LDG);
+  EXPECT_EQ(recs[1].op, Op::STG);
+  EXPECT_EQ(recs[1].addr[0], 1024u);
+  EXPECT_EQ(recs[2].addr[0], 128u);
+  EXPECT_EQ(recs[16].addr[0], 0u);  // warp 8 wraps
+  EXPECT_EQ(recs[16].cta, 1u);
+  EXPECT_EQ(recs.back().op, Op::LDG);
+}
+
+TEST(GenTest, StreamListsIsTheStreamWrittenAsLists) {
+  GenParams p;
+  p.records = 101;
+  p.footprint = 1024;
+  const auto strided = run("stream", p).all();
+  const auto lists = run("stream_lists", p).all();
+  ASSERT_EQ(lists.size(), strided.size());
+  for (std::size_t i = 0; i < lists.size(); ++i) {
+    EXPECT_FALSE(lists[i].strided);
+    EXPECT_EQ(lists[i].addr, strided[i].addr);
+    EXPECT_EQ(lists[i].op, strided[i].op);
+  }
+}
+
+TEST(GenTest, RandomHasThirtyTwoDistinctSectorsAndIsReproducible) {
+  GenParams p;
+  p.records = 2000;
+  const auto a = run("random", p).all();
+  const auto b = run("random", p).all();
+  EXPECT_EQ(a, b);
+  for (const WarpInstr& r : a) {
+    std::set<Addr> sectors;
+    for (Addr x : r.addr) {
+      EXPECT_EQ(x % 32, 0u);
+      EXPECT_LT(x, Addr{1} << 30);
+      sectors.insert(x / 32);
+    }
+    EXPECT_EQ(sectors.size(), 32u);
+  }
+  p.seed = 2;
+  EXPECT_NE(run("random", p).all(), a);
+}
+
+TEST(GenTest, EveryPatternEmitsWithItsDefaults) {
+  for (const PatternInfo& info : patterns()) {
+    SCOPED_TRACE(std::string(info.name));
+    GenParams p;
+    p.records = 100;
+    p.n = info.name == "vector_add" ? 4096 : 0;
+    CountingWriter w;
+    generate(info.name, p, w);
+    EXPECT_EQ(w.kernels, 1u);
+    EXPECT_GT(w.records, 0u);
+    EXPECT_FALSE(info.summary.empty());
+  }
+}
+
+}  // namespace
+}  // namespace gms::gen

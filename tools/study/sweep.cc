@@ -1,0 +1,417 @@
+// Sweeps: configurations from the cross product of the varied keys, points run on a small pool
+// of threads, rows formatted per point and concatenated in point order (so the text is the same
+// whatever the number of threads), and the merge of shard files.
+#include "tools/study/sweep.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include "sim/core/error.h"
+#include "sim/report/study_stats.h"
+#include "sim/report/tidy_csv.h"
+#include "trace/import/formats.h"
+
+namespace gms {
+
+namespace {
+
+constexpr const char* kMagic = "# gpumemsim sweep";
+constexpr const char* kShardPrefix = "# shard=";
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t end = s.find(sep, start);
+    out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return out;
+    start = end + 1;
+  }
+}
+
+/// Counts records as a decorated reader hands them out: one atomic add per batch.
+class CountingReader final : public trace::TraceReader {
+ public:
+  CountingReader(trace::TraceReader& inner, std::atomic<std::uint64_t>* records)
+      : inner_(inner), records_(records) {}
+  bool next_kernel(KernelInfo& out) override { return inner_.next_kernel(out); }
+  std::size_t read(std::span<WarpInstr> out) override {
+    const std::size_t n = inner_.read(out);
+    if (records_ != nullptr) records_->fetch_add(n, std::memory_order_relaxed);
+    return n;
+  }
+  const std::string& source_name() const override { return inner_.source_name(); }
+
+ private:
+  trace::TraceReader& inner_;
+  std::atomic<std::uint64_t>* records_;
+};
+
+std::string num(std::uint64_t v) {
+  return fmt::format("{}", v);
+}
+std::string frac(double v) {
+  return fmt::format("{:.6f}", v);
+}
+
+/// One statistic column: computed from the memory-space and shared-space counters of a row and
+/// its instruction count.
+struct StatColumn {
+  const char* name;
+  std::string (*value)(const AccessCounters& m, const AccessCounters& s, std::uint64_t instr);
+};
+
+// clang-format off
+const StatColumn kStatColumns[] = {
+    {"instructions", [](const AccessCounters&, const AccessCounters&, std::uint64_t i) { return num(i); }},
+    {"requests", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.requests); }},
+    {"active_threads", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.active_threads); }},
+    {"sectors", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.sectors); }},
+    {"transactions", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.transactions); }},
+    {"lines", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.lines); }},
+    {"bytes_requested", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.bytes_requested); }},
+    {"bytes_distinct", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.bytes_distinct); }},
+    {"bytes_fetched", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.bytes_fetched); }},
+    {"efficiency", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return frac(safe_ratio(static_cast<double>(m.bytes_distinct), static_cast<double>(m.bytes_fetched))); }},
+    {"wasted_bytes", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.bytes_fetched - m.bytes_distinct); }},
+    {"sectors_per_request", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return frac(sectors_per_request(m)); }},
+    {"ideal_sectors_per_request", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return frac(ideal_sectors_per_request(m)); }},
+    {"shared_requests", [](const AccessCounters&, const AccessCounters& s, std::uint64_t) { return num(s.requests); }},
+    {"wavefronts", [](const AccessCounters&, const AccessCounters& s, std::uint64_t) { return num(s.wavefronts); }},
+    {"ideal_wavefronts", [](const AccessCounters&, const AccessCounters& s, std::uint64_t) { return num(s.ideal_wavefronts); }},
+    {"conflicts", [](const AccessCounters&, const AccessCounters& s, std::uint64_t) { return num(s.wavefronts - s.ideal_wavefronts); }},
+    {"l1_sector_hits", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l1_sector_hits); }},
+    {"l1_sector_misses", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l1_sector_misses); }},
+    {"l1_hit_rate", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return frac(l1_hit_rate(m)); }},
+    {"l2_read_sectors", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l2_read_sectors); }},
+    {"l2_read_sector_hits", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l2_read_sector_hits); }},
+    {"l2_read_sector_misses", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l2_read_sector_misses); }},
+    {"l2_hit_rate", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return frac(l2_hit_rate(m)); }},
+    {"l2_write_sectors", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l2_write_sectors); }},
+    {"l2_atomic_sectors", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l2_atomic_sectors); }},
+    {"dram_read_bytes", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.dram_read_bytes); }},
+    {"dram_write_bytes", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.dram_write_bytes); }},
+};
+// clang-format on
+
+std::string stat_cells(const AccessCounters& m, const AccessCounters& s, std::uint64_t instr) {
+  std::string out;
+  for (const StatColumn& c : kStatColumns) {
+    out += ',';
+    out += c.value(m, s, instr);
+  }
+  return out;
+}
+
+std::string mode_name(SimMode m) {
+  return m == SimMode::Cold ? "cold" : m == SimMode::Cached ? "cached" : "both";
+}
+
+/// The header: comments identifying the sweep, the shard line when sharded, the columns.
+std::string sweep_header(const SweepSpec& spec, const SweepShard& shard) {
+  std::string out = fmt::format("{}\n", kMagic);
+  if (shard.count > 1) out += fmt::format("{}{}/{}\n", kShardPrefix, shard.index, shard.count);
+  out += "# traces=";
+  for (std::size_t i = 0; i < spec.traces.size(); ++i) out += (i ? ";" : "") + spec.traces[i];
+  out += fmt::format("\n# mode={} per_instruction={} configurations={} points={}\n",
+                     mode_name(spec.mode), spec.per_instruction ? 1 : 0, sweep_configurations(spec),
+                     sweep_points(spec));
+  for (const SweepAxis& a : spec.axes) {
+    out += "# vary " + a.key + "=";
+    for (std::size_t i = 0; i < a.values.size(); ++i) out += (i ? ";" : "") + a.values[i];
+    out += "\n";
+  }
+  out += "# base configuration (the cfg.* columns change it per point):\n";
+  for (const auto& [key, value] : effective_config(load_config(spec.base)))
+    out += fmt::format("# {}={}\n", key, value);
+  out += "point,trace";
+  for (const SweepAxis& a : spec.axes) out += ",cfg." + a.key;
+  out += ",mode,kernel_id,kernel_name";
+  if (spec.per_instruction) out += ",inst,op,size,class,segment_bytes";
+  for (const StatColumn& c : kStatColumns) out += std::string(",") + c.name;
+  out += "\n";
+  return out;
+}
+
+/// Simulates one point and formats its rows.
+std::string run_point(const SweepSpec& spec, const SimConfig& cfg, std::size_t point,
+                      SweepProgress* progress) {
+  const std::size_t configs = sweep_configurations(spec);
+  const std::size_t t = point / configs;
+  const std::vector<std::string> values = sweep_values(spec, point % configs);
+  auto reader = trace::open_trace_reader(spec.traces[t]);
+  CountingReader counted(*reader, progress ? &progress->records : nullptr);
+  RunOptions opts;
+  opts.mode = spec.mode;
+  opts.read_ahead = false;  // the sweep's workers already keep every core busy
+  const std::vector<KernelStats> kernels = simulate(counted, cfg, opts);
+
+  std::string prefix = fmt::format("{},{}", point, csv_cell(spec.traces[t]));
+  for (const std::string& v : values) {
+    prefix += ',';
+    prefix += csv_cell(v);
+  }
+  std::string out;
+  std::uint64_t records = 0;
+  for (const KernelStats& k : kernels) {
+    if (k.mode == "cold" || spec.mode != SimMode::Both) records += k.records;
+    const std::string head =
+        fmt::format("{},{},{},{}", prefix, k.mode, k.kernel.id, csv_cell(k.kernel.name));
+    if (!spec.per_instruction) {
+      const KernelSums s = kernel_sums(k);
+      out += head + stat_cells(s.memory, s.shared, k.records) + "\n";
+      continue;
+    }
+    for (const InstrStats& i : k.instructions) {
+      const bool shared = is_shared(i.op);
+      const AccessCounters none;
+      out += fmt::format("{},{},{},{},{},{}", head, i.inst, op_name(i.op), i.size,
+                         op_class_key(op_class(i.op)), shared ? 0 : i.segment_bytes);
+      out += stat_cells(shared ? none : i.c, shared ? i.c : none, i.c.instructions) + "\n";
+    }
+  }
+  if (progress != nullptr) {
+    progress->finished_records.fetch_add(records, std::memory_order_relaxed);
+    progress->points_done.fetch_add(1, std::memory_order_relaxed);
+  }
+  return out;
+}
+
+/// Parses the number after `key=` in a comment line such as "# mode=cold points=12".
+std::size_t header_number(const std::vector<std::string>& comments, const std::string& key,
+                          const std::string& origin) {
+  for (const std::string& c : comments) {
+    const std::size_t at = c.find(" " + key + "=");
+    if (at == std::string::npos) continue;
+    return std::stoull(c.substr(at + key.size() + 2));
+  }
+  fail("{}: not a gpumemsim sweep CSV (no '{}=' in its header)", origin, key);
+}
+
+}  // namespace
+
+std::vector<std::string> sweep_stat_columns() {
+  std::vector<std::string> out;
+  for (const StatColumn& c : kStatColumns) out.emplace_back(c.name);
+  return out;
+}
+
+SweepAxis parse_sweep_axis(const std::string& spec) {
+  const std::size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+    fail("--vary '{}': expected key=v1,v2,...", spec);
+  SweepAxis a;
+  a.key = spec.substr(0, eq);
+  const std::string list = spec.substr(eq + 1);
+  a.values = split(list, list.find(';') != std::string::npos ? ';' : ',');
+  for (const std::string& v : a.values)
+    if (v.empty()) fail("--vary '{}': empty value", spec);
+  if (a.key != "preset") {
+    const auto docs = config_key_docs();
+    if (std::none_of(docs.begin(), docs.end(),
+                     [&](const ConfigKeyDoc& d) { return d.key == a.key; }))
+      fail("--vary: unknown configuration key '{}' (see docs/config.md, or 'preset')", a.key);
+  }
+  return a;
+}
+
+SweepShard parse_sweep_shard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  SweepShard s;
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    std::size_t used = 0;
+    s.index = std::stoull(text.substr(0, slash), &used);
+    if (used != slash) throw std::invalid_argument("index");
+    const std::string n = text.substr(slash + 1);
+    s.count = std::stoull(n, &used);
+    if (used != n.size()) throw std::invalid_argument("count");
+  } catch (const std::exception&) {
+    fail("--shard '{}': expected I/N, e.g. 0/4", text);
+  }
+  if (s.count == 0 || s.index >= s.count) fail("--shard '{}': needs 0 <= I < N", text);
+  return s;
+}
+
+std::size_t sweep_configurations(const SweepSpec& spec) {
+  std::size_t n = 1;
+  for (const SweepAxis& a : spec.axes) n *= a.values.size();
+  return n;
+}
+
+std::size_t sweep_points(const SweepSpec& spec) {
+  return spec.traces.size() * sweep_configurations(spec);
+}
+
+std::vector<std::string> sweep_values(const SweepSpec& spec, std::size_t c) {
+  std::vector<std::string> out(spec.axes.size());
+  for (std::size_t i = spec.axes.size(); i-- > 0;) {
+    const std::size_t n = spec.axes[i].values.size();
+    out[i] = spec.axes[i].values[c % n];
+    c /= n;
+  }
+  return out;
+}
+
+std::string find_preset(const std::string& name, const std::vector<std::string>& dirs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_regular_file(name, ec)) return name;
+  std::string looked;
+  for (const std::string& d : dirs) {
+    const fs::path p = fs::path(d) / (name + ".ini");
+    if (fs::is_regular_file(p, ec)) return p.string();
+    looked += (looked.empty() ? "" : ", ") + p.string();
+  }
+  fail("preset '{}': no such file{}{}", name, looked.empty() ? "" : " (looked for ",
+       looked.empty() ? "" : looked + ")");
+}
+
+SimConfig sweep_config(const SweepSpec& spec, std::size_t c) {
+  const std::vector<std::string> values = sweep_values(spec, c);
+  ConfigSources sources;
+  sources.files = spec.base.files;
+  for (std::size_t i = 0; i < spec.axes.size(); ++i)
+    if (spec.axes[i].key == "preset")
+      sources.files.push_back(find_preset(values[i], spec.preset_dirs));
+  sources.overrides = spec.base.overrides;
+  for (std::size_t i = 0; i < spec.axes.size(); ++i)
+    if (spec.axes[i].key != "preset")
+      sources.overrides.push_back(spec.axes[i].key + "=" + values[i]);
+  try {
+    return load_config(sources);
+  } catch (const SimError& e) {
+    std::string which;
+    for (std::size_t i = 0; i < spec.axes.size(); ++i)
+      which += fmt::format("{}{}={}", i ? " " : "", spec.axes[i].key, values[i]);
+    fail("sweep configuration {} ({}): {}", c, which, e.what());
+  }
+}
+
+std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsigned jobs,
+                          SweepProgress* progress) {
+  if (spec.traces.empty()) fail("sweep: no trace given");
+  for (const std::string& t : spec.traces)
+    if (t == "-")
+      fail("sweep: every configuration reads the traces again: '-' (stdin) cannot be swept");
+  const std::size_t configs = sweep_configurations(spec);
+  if (configs == 0) fail("sweep: a --vary list is empty");
+  std::vector<SimConfig> cfgs;
+  cfgs.reserve(configs);
+  for (std::size_t c = 0; c < configs; ++c) cfgs.push_back(sweep_config(spec, c));
+  const std::string header = sweep_header(spec, shard);
+
+  std::vector<std::size_t> points;
+  for (std::size_t p = shard.index; p < sweep_points(spec); p += shard.count) points.push_back(p);
+  if (progress != nullptr) progress->points_total = points.size();
+
+  std::vector<std::string> texts(points.size());
+  std::vector<std::exception_ptr> errors(points.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto worker = [&] {
+    for (;;) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= points.size() || failed.load()) return;
+      try {
+        texts[i] = run_point(spec, cfgs[points[i] % configs], points[i], progress);
+      } catch (...) {
+        errors[i] = std::current_exception();
+        failed.store(true);
+      }
+    }
+  };
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t n_threads =
+      std::min<std::size_t>(jobs, std::max<std::size_t>(points.size(), 1));
+  if (n_threads <= 1) {
+    worker();
+  } else {
+    std::vector<std::jthread> pool;
+    for (std::size_t i = 0; i < n_threads; ++i) pool.emplace_back(worker);
+  }
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+
+  std::string out = header;
+  for (const std::string& t : texts) out += t;
+  return out;
+}
+
+std::string merge_sweep_csv(const std::vector<std::string>& texts,
+                            const std::vector<std::string>& origins) {
+  if (texts.empty()) fail("merge: no input");
+  std::vector<TidyCsv> pieces;
+  std::vector<SweepShard> shards;
+  std::vector<std::string> header;  // comments without the shard line
+  std::size_t points = 0;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    TidyCsv t = parse_tidy_csv(texts[i], origins[i]);
+    if (t.comments.empty() || t.comments[0] != kMagic)
+      fail("{}: not a gpumemsim sweep CSV (its first line is not '{}')", origins[i], kMagic);
+    SweepShard s;
+    std::vector<std::string> rest;
+    for (const std::string& c : t.comments) {
+      if (c.starts_with(kShardPrefix))
+        s = parse_sweep_shard(c.substr(std::string(kShardPrefix).size()));
+      else
+        rest.push_back(c);
+    }
+    const std::size_t p = header_number(rest, "points", origins[i]);
+    if (i == 0) {
+      header = rest;
+      points = p;
+    } else if (rest != header || t.header_line != pieces[0].header_line) {
+      fail("{}: comes from another sweep than {} (the headers differ)", origins[i], origins[0]);
+    }
+    if (t.columns.empty() || t.columns[0] != "point")
+      fail("{}: the first column is not 'point'", origins[i]);
+    shards.push_back(s);
+    pieces.push_back(std::move(t));
+  }
+  const std::size_t n = shards[0].count;
+  std::vector<int> seen(n, -1);
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    if (shards[i].count != n)
+      fail("{}: shard {}/{} does not fit {}/{} of {}", origins[i], shards[i].index, shards[i].count,
+           shards[0].index, n, origins[0]);
+    if (seen[shards[i].index] >= 0)
+      fail("{}: shard {}/{} is also {}", origins[i], shards[i].index, n,
+           origins[seen[shards[i].index]]);
+    seen[shards[i].index] = static_cast<int>(i);
+  }
+  for (std::size_t s = 0; s < n; ++s)
+    if (seen[s] < 0) fail("merge: shard {}/{} is missing", s, n);
+
+  // Rows by point; each point belongs to exactly one shard, whose rows keep their order.
+  std::vector<std::vector<const std::string*>> by_point(points);
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    std::size_t last = 0;
+    for (std::size_t r = 0; r < pieces[i].rows.size(); ++r) {
+      std::size_t p = 0;
+      try {
+        p = std::stoull(pieces[i].rows[r][0]);
+      } catch (const std::exception&) {
+        fail("{}: row {}: point '{}' is not a number", origins[i], r + 1, pieces[i].rows[r][0]);
+      }
+      if (p >= points || p % n != shards[i].index || p < last)
+        fail("{}: row {}: point {} does not belong to shard {}/{} here", origins[i], r + 1, p,
+             shards[i].index, n);
+      last = p;
+      by_point[p].push_back(&pieces[i].row_lines[r]);
+    }
+  }
+  std::string out;
+  for (const std::string& c : header) out += c + "\n";
+  out += pieces[0].header_line + "\n";
+  for (const auto& rows : by_point)
+    for (const std::string* line : rows) out += *line + "\n";
+  return out;
+}
+
+}  // namespace gms

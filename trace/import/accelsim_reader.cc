@@ -1,0 +1,572 @@
+#include "trace/import/accelsim_reader.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <bit>
+#include <map>
+
+#include "sim/core/error.h"
+#include "trace/import/import_parse.h"
+#include "trace/import/sass_opcode.h"
+#include "trace/io/record_util.h"
+
+namespace gms::trace {
+
+namespace {
+
+using detail::parse_dec_token;
+using detail::parse_hex_token;
+using detail::shown_token;
+using detail::trim;
+
+constexpr std::uint64_t kMaxBlockThreads = 1u << 20;  // far above any GPU's 1024
+constexpr unsigned kMaxRegOperands = 32;              // dest_num / src_num sanity bound
+constexpr std::size_t kMaxLineInfoEntries = 1u << 16;
+constexpr std::size_t kRecordHeaderWords = 3;  // inst|mask, op|size|strided, stride
+
+bool starts_with_word(std::string_view line, std::string_view word) {
+  return line.starts_with(word) &&
+         (line.size() == word.size() || detail::is_space(line[word.size()]) ||
+          line[word.size()] == '=');
+}
+
+/// The value after '=' of a "key = value" line, trimmed; nullopt without '='.
+std::optional<std::string_view> value_after_eq(std::string_view line) {
+  const std::size_t eq = line.find('=');
+  if (eq == std::string_view::npos) return std::nullopt;
+  return trim(line.substr(eq + 1));
+}
+
+/// Leading decimal digits of `s` ("5", "4.0" -> 4); false when there are none.
+bool leading_uint(std::string_view s, unsigned& v) {
+  std::size_t n = 0;
+  while (n < s.size() && s[n] >= '0' && s[n] <= '9') ++n;
+  return n > 0 && parse_dec_token(s.substr(0, n), v);
+}
+
+}  // namespace
+
+AccelSimReader::AccelSimReader(std::unique_ptr<InputStream> in, bool list) {
+  name_ = in->name();
+  if (list) {
+    list_in_ = std::move(in);
+    list_lines_ = std::make_unique<detail::LineReader>(*list_in_);
+    list_dir_ =
+        name_ == "-" ? std::filesystem::path(".") : std::filesystem::path(name_).parent_path();
+  } else {
+    in_ = std::move(in);
+    lines_ = std::make_unique<detail::LineReader>(*in_);
+  }
+}
+
+AccelSimReader::~AccelSimReader() = default;
+
+bool AccelSimReader::looks_like_list(std::string_view head) {
+  std::size_t i = 0;
+  while (i < head.size() && (detail::is_space(head[i]) || head[i] == '\n' || head[i] == '\r')) ++i;
+  const std::string_view first = head.substr(i, head.find('\n', i) - i);
+  if (first.starts_with("MemcpyHtoD,") || first.starts_with("MemcpyDtoH,")) return true;
+  return first.starts_with("kernel") && first.find(".traceg") != std::string_view::npos;
+}
+
+bool AccelSimReader::looks_like_traceg(std::string_view head) {
+  std::size_t i = 0;
+  while (i < head.size() && (detail::is_space(head[i]) || head[i] == '\n' || head[i] == '\r')) ++i;
+  const std::string_view first = head.substr(i, head.find('\n', i) - i);
+  if (first.starts_with("#BEGIN_TB") || first.starts_with("#traces format")) return true;
+  return first.starts_with("-") && first.find(" = ") != std::string_view::npos;
+}
+
+void AccelSimReader::line_error(std::string_view what) const {
+  fail("{}:{}: {}", name_, lines_ ? lines_->line_no() : 0, what);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernels
+
+bool AccelSimReader::open_next_list_kernel() {
+  lines_.reset();
+  in_.reset();
+  const std::string& list = list_in_->name();
+  std::string_view raw;
+  while (list_lines_->next(raw)) {
+    const std::string_view line = trim(raw);
+    const std::uint64_t at = list_lines_->line_no();
+    if (line.empty()) continue;
+    if (line.starts_with("MemcpyHtoD,") || line.starts_with("MemcpyDtoH,")) {
+      // MemcpyHtoD,0x<dst>,<bytes>: ignored (no L2 prefill), counted.
+      const std::string_view rest = line.substr(11);
+      const std::size_t comma = rest.find(',');
+      std::uint64_t addr = 0, bytes = 0;
+      if (comma == std::string_view::npos || !parse_hex_token(rest.substr(0, comma), addr, true) ||
+          !parse_dec_token(rest.substr(comma + 1), bytes))
+        fail("{}:{}: bad memcpy command '{}' (expected {},0x<address>,<bytes>)", list, at,
+             shown_token(line), line.substr(0, 10));
+      ++counts_.memcpy_commands;
+      continue;
+    }
+    if (!line.starts_with("kernel"))
+      fail(
+          "{}:{}: unexpected line '{}' in a kernelslist.g (expected MemcpyHtoD,... or "
+          "kernel-N.traceg)",
+          list, at, shown_token(line));
+    const std::filesystem::path path = list_dir_ / std::string(line);
+    ++list_index_;
+    try {
+      in_ = std::make_unique<InputStream>(path.string());
+    } catch (const SimError& e) {
+      fail("{}:{}: {}", list, at, e.what());
+    }
+    name_ = path.string();
+    lines_ = std::make_unique<detail::LineReader>(*in_);
+    return true;
+  }
+  return false;
+}
+
+bool AccelSimReader::next_kernel(KernelInfo& out) {
+  in_kernel_ = false;
+  active_.clear();
+  have_pending_ = false;
+  bool more;
+  if (list_in_) {
+    more = open_next_list_kernel();
+  } else {
+    more = !single_done_;
+    single_done_ = true;
+    if (!more) {
+      lines_.reset();
+      in_.reset();
+    }
+  }
+  if (!more) {
+    if (!logged_summary_) {
+      logged_summary_ = true;
+      spdlog::info(
+          "{}: Accel-Sim import: {} records; skipped {} non-memory and {} unsupported memory "
+          "instructions, {} without active lanes; {} memcpy commands ignored",
+          list_in_ ? list_in_->name() : name_, counts_.records, counts_.non_memory,
+          counts_.unsupported, counts_.inactive, counts_.memcpy_commands);
+    }
+    return false;
+  }
+  read_header(out);
+  if (!kernel_ids_.insert(out.id).second) line_error(fmt::format("duplicate kernel id {}", out.id));
+  in_kernel_ = true;
+  return true;
+}
+
+void AccelSimReader::read_header(KernelInfo& out) {
+  out = KernelInfo{};
+  shmem_base_ = local_base_ = 0;
+  tracer_version_ = 0;
+  lineinfo_ = false;
+  bool has_id = false;
+  std::string stream, nvbit;
+  std::string_view raw;
+  while (lines_->next(raw)) {
+    const std::string_view line = trim(raw);
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      if (line.starts_with("#BEGIN_TB")) have_pending_ = true;  // no format comment line
+      break;
+    }
+    if (line[0] != '-') line_error("expected a '-key = value' header line or the '#' line");
+    const std::size_t eq = line.find('=');
+    if (eq == std::string_view::npos)
+      line_error(fmt::format("header line '{}' lacks ' = '", shown_token(line)));
+    const std::string_view key = trim(line.substr(1, eq - 1));
+    const std::string_view value = trim(line.substr(eq + 1));
+    auto bad = [&](std::string_view expected) {
+      line_error(fmt::format("bad {} '{}' (expected {})", key, shown_token(value), expected));
+    };
+    auto dims = [&](Dim3& d) {
+      std::string_view v = value;
+      if (v.size() < 2 || v.front() != '(' || v.back() != ')') bad("(x,y,z)");
+      std::uint32_t xyz[3];
+      if (!detail::parse_xyz(v.substr(1, v.size() - 2), xyz) || xyz[0] == 0 || xyz[1] == 0 ||
+          xyz[2] == 0)
+        bad("(x,y,z) with positive integers");
+      d = Dim3{xyz[0], xyz[1], xyz[2]};
+    };
+    if (key == "kernel name") {
+      out.name = detail::without_spaces(value);
+    } else if (key == "kernel id") {
+      if (!parse_dec_token(value, out.id)) bad("a decimal u32");
+      has_id = true;
+    } else if (key == "grid dim") {
+      dims(out.grid);
+      if (out.grid.count() > 0xffffffffull) bad("at most 2^32 thread blocks");
+    } else if (key == "block dim") {
+      dims(out.block);
+      if (out.block.count() > kMaxBlockThreads) bad("at most 2^20 threads");
+    } else if (key == "shmem") {
+      if (!parse_dec_token(value, out.shmem_bytes)) bad("a decimal byte count");
+    } else if (key == "nregs") {
+      if (!parse_dec_token(value, out.regs)) bad("a decimal integer");
+    } else if (key == "binary version") {
+      unsigned v = 0;
+      if (!parse_dec_token(value, v)) bad("a decimal integer such as 90");
+      out.arch = fmt::format("sm_{}", v);
+    } else if (key == "cuda stream id") {
+      stream = detail::without_spaces(value);
+    } else if (key == "shmem base_addr") {
+      if (!parse_hex_token(value, shmem_base_)) bad("a hex address");
+    } else if (key == "local mem base_addr") {
+      if (!parse_hex_token(value, local_base_)) bad("a hex address");
+    } else if (key == "nvbit version") {
+      nvbit = detail::without_spaces(value);
+    } else if (key == "accelsim tracer version") {
+      if (!leading_uint(value, tracer_version_)) bad("a decimal version");
+    } else if (key == "enable lineinfo") {
+      unsigned v = 0;
+      if (!parse_dec_token(value, v) || v > 1) bad("0 or 1");
+      lineinfo_ = v == 1;
+    }
+    // Other keys are informational (Accel-Sim prints and ignores them).
+  }
+  if (!has_id) out.id = list_in_ ? static_cast<std::uint32_t>(list_index_) : 1;
+  warps_per_block_ = static_cast<std::uint32_t>((out.block.count() + kWarpSize - 1) / kWarpSize);
+  // params reproduce the typed fields, so the kernel converts to wtrace losslessly.
+  auto& p = out.params;
+  p.emplace_back("id", std::to_string(out.id));
+  if (!out.name.empty()) p.emplace_back("name", out.name);
+  p.emplace_back("grid", fmt::format("{},{},{}", out.grid.x, out.grid.y, out.grid.z));
+  p.emplace_back("block", fmt::format("{},{},{}", out.block.x, out.block.y, out.block.z));
+  p.emplace_back("shmem", std::to_string(out.shmem_bytes));
+  if (out.regs != 0) p.emplace_back("regs", std::to_string(out.regs));
+  if (!out.arch.empty()) p.emplace_back("arch", out.arch);
+  p.emplace_back("source", "accelsim");
+  if (tracer_version_ != 0) p.emplace_back("tracer_version", std::to_string(tracer_version_));
+  if (!stream.empty()) p.emplace_back("stream", stream);
+  if (!nvbit.empty()) p.emplace_back("nvbit", nvbit);
+  if (lineinfo_) collect_line_info(out);
+  kernel_ = out;
+}
+
+void AccelSimReader::collect_line_info(KernelInfo& out) {
+  // A second pass over the file (records stream afterwards): PC -> source line of each memory
+  // instruction, so the line numbers travel with the kernel as `lineinfo=PC:LINE,...`.
+  if (name_ == "-") {
+    spdlog::warn("{}: lineinfo is not collected from standard input", name_);
+    return;
+  }
+  std::map<std::uint32_t, std::uint32_t> lines;
+  try {
+    InputStream again(name_);
+    detail::LineReader reader(again);
+    std::string_view raw;
+    bool body = false;
+    while (reader.next(raw) && lines.size() < kMaxLineInfoEntries) {
+      const std::string_view line = trim(raw);
+      if (!body) {
+        body = !line.empty() && line[0] == '#';
+        continue;
+      }
+      if (line.empty() || line[0] == '#' || starts_with_word(line, "thread") ||
+          starts_with_word(line, "warp") || starts_with_word(line, "insts"))
+        continue;
+      detail::Tokens t{line};
+      if (tracer_version_ != 0 && tracer_version_ < 3)
+        for (int i = 0; i < 4; ++i) t.next();
+      std::uint32_t line_num = 0, dests = 0, srcs = 0, width = 0;
+      std::uint64_t pc = 0, mask = 0;
+      if (!parse_dec_token(t.next(), line_num) || !parse_hex_token(t.next(), pc) ||
+          !parse_hex_token(t.next(), mask) || !parse_dec_token(t.next(), dests) ||
+          dests > kMaxRegOperands)
+        break;
+      for (std::uint32_t i = 0; i < dests; ++i) t.next();
+      const std::string_view opcode = t.next();
+      if (!parse_dec_token(t.next(), srcs) || srcs > kMaxRegOperands) break;
+      for (std::uint32_t i = 0; i < srcs; ++i) t.next();
+      if (!parse_dec_token(t.next(), width) || pc > 0xffffffffu) break;
+      if (width != 0 && detail::classify_sass(opcode).kind != detail::SassKind::Unsupported)
+        lines.emplace(static_cast<std::uint32_t>(pc), line_num);
+    }
+  } catch (const SimError&) {
+    // The main pass reports the same error at its line.
+  }
+  std::string value;
+  for (const auto& [pc, line] : lines) {
+    if (!value.empty()) value += ',';
+    value += fmt::format("{}:{}", pc, line);
+  }
+  if (!value.empty()) out.params.emplace_back("lineinfo", value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Thread blocks
+
+bool AccelSimReader::load_block() {
+  arena_.clear();
+  slots_.clear();
+  active_.clear();
+  rr_ = 0;
+  warp_seen_.assign(warps_per_block_, 0);
+  std::string_view raw, line;
+  if (have_pending_) {
+    have_pending_ = false;
+  } else {
+    for (;;) {
+      if (!lines_->next(raw)) return false;
+      line = trim(raw);
+      if (line.empty()) continue;
+      if (line.starts_with("#BEGIN_TB")) break;
+      line_error(fmt::format("expected #BEGIN_TB, found '{}'", shown_token(line)));
+    }
+  }
+  bool have_cta = false;
+  std::uint64_t expected = 0, seen = 0;  // instruction lines of the current warp
+  std::uint32_t warp = 0;
+  bool warp_open = false, insts_given = false;
+  auto close_warp = [&] {
+    if (warp_open && !insts_given) line_error(fmt::format("warp {} has no 'insts = n' line", warp));
+    if (seen < expected)
+      line_error(fmt::format("warp {}: insts = {} but only {} instruction line{} follow", warp,
+                             expected, seen, seen == 1 ? "" : "s"));
+  };
+  for (;;) {
+    if (!lines_->next(raw)) {
+      close_warp();
+      line_error("end of file inside a thread block (no #END_TB)");
+    }
+    line = trim(raw);
+    if (line.empty()) continue;
+    if (line.starts_with("#END_TB")) {
+      close_warp();
+      if (!have_cta) line_error("thread block without a 'thread block = x,y,z' line");
+      break;
+    }
+    if (line.starts_with("#BEGIN_TB")) line_error("#BEGIN_TB inside a thread block");
+    if (starts_with_word(line, "thread")) {
+      std::uint32_t xyz[3];
+      const auto v = value_after_eq(line);
+      if (!v || !detail::parse_xyz(*v, xyz))
+        line_error(fmt::format("bad '{}' (expected thread block = x,y,z)", shown_token(line)));
+      if (have_cta) line_error("second 'thread block' line in one block");
+      const Dim3& g = kernel_.grid;
+      if (xyz[0] >= g.x || xyz[1] >= g.y || xyz[2] >= g.z)
+        line_error(fmt::format("thread block {},{},{} is outside the grid ({},{},{})", xyz[0],
+                               xyz[1], xyz[2], g.x, g.y, g.z));
+      cta_ = static_cast<std::uint32_t>(xyz[0] + std::uint64_t{xyz[1]} * g.x +
+                                        std::uint64_t{xyz[2]} * g.x * g.y);
+      have_cta = true;
+      continue;
+    }
+    if (starts_with_word(line, "warp")) {
+      close_warp();
+      const auto v = value_after_eq(line);
+      if (!v || !parse_dec_token(*v, warp))
+        line_error(fmt::format("bad '{}' (expected warp = N)", shown_token(line)));
+      if (!have_cta) line_error("warp before the 'thread block' line");
+      if (warp >= warps_per_block_)
+        line_error(fmt::format("warp {} is out of range: a block of {} threads has {} warp{}", warp,
+                               kernel_.block.count(), warps_per_block_,
+                               warps_per_block_ == 1 ? "" : "s"));
+      if (warp_seen_[warp]) line_error(fmt::format("warp {} appears twice in one block", warp));
+      warp_seen_[warp] = 1;
+      warp_open = true;
+      insts_given = false;
+      expected = seen = 0;
+      continue;
+    }
+    if (starts_with_word(line, "insts")) {
+      const auto v = value_after_eq(line);
+      if (!v || !parse_dec_token(*v, expected))
+        line_error(fmt::format("bad '{}' (expected insts = N)", shown_token(line)));
+      if (!warp_open || insts_given) line_error("'insts' line without its 'warp' line");
+      insts_given = true;
+      seen = 0;
+      slots_.push_back(WarpSlot{warp, arena_.size(), 0});
+      continue;
+    }
+    if (line[0] == '#') line_error(fmt::format("unexpected line '{}'", shown_token(line)));
+    if (!insts_given || seen >= expected)
+      line_error(fmt::format("instruction line outside a warp's 'insts = {}' lines", expected));
+    ++seen;
+    parse_instruction(line);
+  }
+  // Round-robin over the warps that have records, in ascending warp order.
+  std::sort(slots_.begin(), slots_.end(),
+            [](const WarpSlot& a, const WarpSlot& b) { return a.warp < b.warp; });
+  for (std::uint32_t i = 0; i < slots_.size(); ++i)
+    if (slots_[i].left != 0) active_.push_back(i);
+  return true;
+}
+
+void AccelSimReader::parse_instruction(std::string_view line) {
+  detail::Tokens t{line};
+  if (tracer_version_ != 0 && tracer_version_ < 3) {
+    // Versions before 3 prefix each line with "cta_x cta_y cta_z warp"; the block says the same.
+    for (int i = 0; i < 4; ++i) {
+      std::uint32_t v = 0;
+      if (!parse_dec_token(t.next(), v)) line_error("bad thread-block/warp prefix (tracer < 3)");
+    }
+  }
+  std::uint32_t line_num = 0;
+  if (lineinfo_ && !parse_dec_token(t.next(), line_num))
+    line_error("bad source line number (the header says enable lineinfo = 1)");
+  std::uint64_t pc = 0, mask = 0;
+  std::string_view tok = t.next();
+  if (!parse_hex_token(tok, pc) || pc > 0xffffffffu)
+    line_error(fmt::format("bad PC '{}' (expected hex, at most 32 bits)", shown_token(tok)));
+  tok = t.next();
+  if (!parse_hex_token(tok, mask) || mask > 0xffffffffu)
+    line_error(fmt::format("bad active mask '{}' (expected 8 hex digits)", shown_token(tok)));
+  std::uint32_t regs = 0;
+  tok = t.next();
+  if (!parse_dec_token(tok, regs) || regs > kMaxRegOperands)
+    line_error(fmt::format("bad destination count '{}'", shown_token(tok)));
+  for (std::uint32_t i = 0; i < regs; ++i)
+    if (t.next().empty()) line_error("line ends inside the destination registers");
+  const std::string_view opcode = t.next();
+  if (opcode.empty()) line_error("line ends before the opcode");
+  tok = t.next();
+  if (!parse_dec_token(tok, regs) || regs > kMaxRegOperands)
+    line_error(fmt::format("bad source count '{}'", shown_token(tok)));
+  for (std::uint32_t i = 0; i < regs; ++i)
+    if (t.next().empty()) line_error("line ends inside the source registers");
+  std::uint32_t width = 0;
+  tok = t.next();
+  if (!parse_dec_token(tok, width))
+    line_error(fmt::format("bad mem_width '{}' (expected a decimal byte count)", shown_token(tok)));
+  if (width == 0) {
+    ++counts_.non_memory;
+    return;
+  }
+  const detail::SassAccess acc = detail::classify_sass(opcode);
+  if (acc.kind == detail::SassKind::Unsupported) {
+    ++counts_.unsupported;
+    return;
+  }
+  if (mask == 0) {
+    ++counts_.inactive;
+    return;
+  }
+  const LaneMask lanes = static_cast<LaneMask>(mask);
+  const int n = std::popcount(lanes);
+  std::uint64_t addr[kWarpSize];
+  tok = t.next();
+  unsigned mode = 0;
+  if (!parse_dec_token(tok, mode) || mode > 2)
+    line_error(fmt::format("unknown address mode '{}' (0 list, 1 base+stride, 2 base+deltas)",
+                           shown_token(tok)));
+  auto short_list = [&](int got, const char* what) {
+    line_error(fmt::format("{} has {} value{} but mask {:08x} has {} active lane{}", what, got,
+                           got == 1 ? "" : "s", lanes, n, n == 1 ? "" : "s"));
+  };
+  auto address = [&](std::string_view a, int index, const char* what) {
+    std::uint64_t v = 0;
+    if (a.empty() || !a.starts_with("0x")) short_list(index, what);
+    if (!parse_hex_token(a, v, true))
+      line_error(
+          fmt::format("bad address '{}' (expected 0x and at most 16 hex digits)", shown_token(a)));
+    return v;
+  };
+  std::int64_t stride = 0;
+  if (mode == 0) {
+    for (int k = 0; k < n; ++k) addr[k] = address(t.next(), k, "address list");
+  } else {
+    const std::uint64_t base = address(t.next(), 0, mode == 1 ? "base+stride" : "base+delta list");
+    __int128 a = base;
+    if (mode == 1) {
+      tok = t.next();
+      if (!parse_dec_token(tok, stride))
+        line_error(fmt::format("bad stride '{}' (expected a signed decimal)", shown_token(tok)));
+    }
+    for (int k = 0; k < n; ++k) {
+      if (k > 0) {
+        std::int64_t d = stride;
+        if (mode == 2) {
+          tok = t.next();
+          if (tok.empty()) short_list(k, "base+delta list (base and deltas)");
+          if (!parse_dec_token(tok, d))
+            line_error(fmt::format("bad delta '{}' (expected a signed decimal)", shown_token(tok)));
+        }
+        a += d;
+      }
+      if (a < 0 || a > static_cast<__int128>(~std::uint64_t{0}))
+        line_error(fmt::format("address of active lane {} overflows 64 bits", k));
+      addr[k] = static_cast<std::uint64_t>(a);
+    }
+  }
+  t.next();  // the immediate, when present
+  if (!t.done())
+    line_error(fmt::format("unexpected text '{}' after the addresses", shown_token(t.next())));
+
+  Op op = acc.op;
+  if (acc.kind != detail::SassKind::Memory) {
+    const bool store = acc.kind == detail::SassKind::GenericStore;
+    op = detail::resolve_generic(store, addr[0], shmem_base_, local_base_);
+    if (shmem_base_ == 0 || local_base_ == 0) {
+      ++counts_.generic_unresolved;
+      if (!warned_generic_) {
+        warned_generic_ = true;
+        spdlog::warn(
+            "{}:{}: generic {} without shmem/local base addresses in the header: "
+            "taken as shared, as Accel-Sim does",
+            name_, lines_->line_no(), store ? "ST" : "LD");
+      }
+    } else if (is_shared(op)) {
+      for (int k = 0; k < n; ++k) addr[k] -= shmem_base_;  // offset in the shared window
+    }
+  }
+  // Stored compactly; emitted as WarpInstr once the block is complete.
+  WarpInstr probe;
+  probe.mask = lanes;
+  probe.strided = mode == 1;
+  probe.stride = stride;
+  int k = 0;
+  for (LaneMask m = lanes; m != 0; m &= m - 1) probe.addr[std::countr_zero(m)] = addr[k++];
+  std::uint64_t unused = 0;
+  const bool strided = probe.strided && detail::strided_base(probe, unused);
+  arena_.push_back(pc | (mask << 32));
+  arena_.push_back(static_cast<std::uint64_t>(op) | (std::uint64_t{acc.size} << 8) |
+                   (std::uint64_t{strided} << 16));
+  arena_.push_back(static_cast<std::uint64_t>(strided ? stride : 0));
+  arena_.insert(arena_.end(), addr, addr + n);
+  ++slots_.back().left;
+}
+
+void AccelSimReader::emit(WarpInstr& out) {
+  WarpSlot& s = slots_[active_[rr_]];
+  const std::uint64_t* p = arena_.data() + s.pos;
+  out.inst = static_cast<std::uint32_t>(p[0]);
+  out.mask = static_cast<LaneMask>(p[0] >> 32);
+  out.op = static_cast<Op>(p[1] & 0xff);
+  out.size = static_cast<std::uint8_t>(p[1] >> 8);
+  out.strided = (p[1] >> 16) & 1;
+  out.stride = static_cast<std::int64_t>(p[2]);
+  out.sm = kUnknownSm;
+  out.cta = cta_;
+  out.warp = s.warp;
+  out.addr.fill(0);
+  const std::uint64_t* a = p + kRecordHeaderWords;
+  for (LaneMask m = out.mask; m != 0; m &= m - 1) out.addr[std::countr_zero(m)] = *a++;
+  s.pos = static_cast<std::size_t>(a - arena_.data());
+  ++counts_.records;
+  if (--s.left == 0) {
+    active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(rr_));
+  } else {
+    ++rr_;
+  }
+  if (rr_ >= active_.size()) rr_ = 0;
+}
+
+std::size_t AccelSimReader::read(std::span<WarpInstr> out) {
+  std::size_t n = 0;
+  while (n < out.size()) {
+    if (!active_.empty()) {
+      emit(out[n++]);
+      continue;
+    }
+    if (!in_kernel_ || !load_block()) {
+      in_kernel_ = false;
+      break;
+    }
+  }
+  return n;
+}
+
+}  // namespace gms::trace

@@ -1,0 +1,109 @@
+#pragma once
+/// Importer of Accel-Sim traces (the NVBit tracer's post-processed `.traceg` files and their
+/// `kernelslist.g`), plain, xz or zstd. Format and rules: README.md, "Importing Accel-Sim and
+/// NVBit traces"; sources read: accel-sim-framework trace_parser.cc and tracer_tool.cu.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "trace/io/line_reader.h"
+#include "trace/io/reader.h"
+#include "trace/io/zstd_stream.h"
+
+namespace gms::trace {
+
+/// What an import skipped or ignored, for the summary it logs and for tests.
+struct ImportCounts {
+  std::uint64_t records = 0;             ///< warp records delivered
+  std::uint64_t non_memory = 0;          ///< instruction lines with mem_width 0
+  std::uint64_t unsupported = 0;         ///< memory instructions of no modelled space (TEX, LDC...)
+  std::uint64_t inactive = 0;            ///< memory instructions without an active lane
+  std::uint64_t memcpy_commands = 0;     ///< MemcpyHtoD/DtoH lines of a kernelslist.g
+  std::uint64_t generic_unresolved = 0;  ///< generic LD/ST taken as shared: base addresses absent
+};
+
+/// Streams an Accel-Sim trace: one `.traceg` (one kernel) or a `kernelslist.g` (its kernels in
+/// launch order, each file opened when reached, relative to the list's directory).
+///
+/// Warp schedule (Accel-Sim traces have no SM ids and no global order): thread blocks are
+/// replayed in file order, one at a time; the records of a block are buffered (only its memory
+/// instructions) and emitted interleaved, one instruction per warp in turn, warps in ascending
+/// id, a finished warp leaving the rotation. Records carry sm = kUnknownSm, so the simulator
+/// places CTA c on SM c mod sm_count. The PC is the instruction id.
+///
+/// Errors are SimErrors "<file>:<line>: <message>": bad header values, a block that does not
+/// follow `#BEGIN_TB` / `thread block` / `warp` / `insts` / `#END_TB`, a CTA outside the grid, a
+/// warp id outside the block, `insts = n` with fewer lines, an address list shorter than the
+/// mask, an unknown address mode, addresses overflowing 64 bits, a cut compressed stream.
+class AccelSimReader final : public TraceReader {
+ public:
+  /// A `.traceg` (`list` false) or a `kernelslist.g` (`list` true) opened by the caller.
+  AccelSimReader(std::unique_ptr<InputStream> in, bool list);
+  ~AccelSimReader() override;
+
+  /// True when the first line of `head` looks like a kernelslist.g line.
+  static bool looks_like_list(std::string_view head);
+  /// True when `head` starts like a .traceg file (a `-key = value` header or a `#` block line).
+  static bool looks_like_traceg(std::string_view head);
+
+  bool next_kernel(KernelInfo& out) override;
+  std::size_t read(std::span<WarpInstr> out) override;
+  const std::string& source_name() const override { return name_; }
+
+  const ImportCounts& counts() const { return counts_; }
+
+ private:
+  struct WarpSlot {
+    std::uint32_t warp = 0;
+    std::size_t pos = 0;     // arena offset of the next record to emit
+    std::uint64_t left = 0;  // records not yet emitted
+  };
+
+  bool open_next_list_kernel();                   // false at the end of the list
+  void read_header(KernelInfo& out);              // parses `-key = value` lines up to the first '#'
+  void collect_line_info(KernelInfo& out);        // lineinfo pre-pass (see README)
+  bool load_block();                              // false at the end of the kernel file
+  void parse_instruction(std::string_view line);  // appends one record to the arena
+  void emit(WarpInstr& out);
+  [[noreturn]] void line_error(std::string_view what) const;
+
+  std::unique_ptr<InputStream> list_in_;  // kernelslist.g, when reading one
+  std::unique_ptr<detail::LineReader> list_lines_;
+  std::filesystem::path list_dir_;
+  std::string name_;  // file of the current kernel (or the list before the first)
+  std::uint64_t list_index_ = 0;
+
+  std::unique_ptr<InputStream> in_;  // the current .traceg
+  std::unique_ptr<detail::LineReader> lines_;
+  bool single_done_ = false;  // single .traceg: its kernel was returned
+  bool in_kernel_ = false;
+  std::string pending_;  // a `#BEGIN_TB` seen while reading the header
+  bool have_pending_ = false;
+
+  // Header values of the current kernel.
+  KernelInfo kernel_;
+  std::uint64_t shmem_base_ = 0, local_base_ = 0;
+  unsigned tracer_version_ = 0;
+  bool lineinfo_ = false;
+  std::uint32_t warps_per_block_ = 1;
+  std::unordered_set<std::uint32_t> kernel_ids_;
+
+  // The buffered thread block.
+  std::uint32_t cta_ = 0;
+  std::vector<std::uint64_t> arena_;
+  std::vector<WarpSlot> slots_;
+  std::vector<std::uint32_t> active_;  // indices into slots_ still emitting, ascending warp
+  std::size_t rr_ = 0;                 // next position in active_
+  std::vector<std::uint8_t> warp_seen_;
+
+  ImportCounts counts_;
+  bool warned_generic_ = false;
+  bool logged_summary_ = false;
+};
+
+}  // namespace gms::trace

@@ -1,0 +1,135 @@
+// The only place that maps a file name or magic number to a trace reader or writer.
+#include "trace/import/formats.h"
+
+#include <cstring>
+#include <string_view>
+
+#include "sim/core/error.h"
+#include "trace/import/accelsim_reader.h"
+#include "trace/import/nvbit_reader.h"
+#include "trace/io/zstd_stream.h"
+#include "trace/native/binary_format.h"
+#include "trace/native/binary_reader.h"
+#include "trace/native/binary_writer.h"
+#include "trace/native/text_reader.h"
+#include "trace/native/text_writer.h"
+
+namespace gms::trace {
+
+namespace {
+
+/// How much of the (decompressed) content detection looks at; an NVBit log may start with the
+/// application's own output.
+constexpr std::size_t kSniffBytes = 64 * 1024;
+
+constexpr const char* kFormatsTried =
+    "wtrace text, .gmt binary, Accel-Sim kernelslist.g, Accel-Sim .traceg, NVBit mem_trace log";
+
+/// The first non-blank line of `head`.
+std::string_view first_line(std::string_view head) {
+  std::size_t i = 0;
+  while (i < head.size() &&
+         (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+    ++i;
+  const std::size_t nl = head.find('\n', i);
+  return head.substr(i, nl == std::string_view::npos ? std::string_view::npos : nl - i);
+}
+
+std::unique_ptr<TraceReader> open_accelsim(std::unique_ptr<InputStream> in, std::string_view head) {
+  const bool list = AccelSimReader::looks_like_list(head);
+  return std::make_unique<AccelSimReader>(std::move(in), list);
+}
+
+/// Chains readers over several files (see open_trace_chain).
+class ChainReader final : public TraceReader {
+ public:
+  ChainReader(std::vector<std::string> paths, TraceFormat format)
+      : paths_(std::move(paths)), format_(format) {}
+
+  bool next_kernel(KernelInfo& out) override {
+    for (;;) {
+      if (!cur_) {
+        if (next_ == paths_.size()) return false;
+        name_ = paths_[next_];
+        cur_ = open_trace_reader(paths_[next_++], format_);
+      }
+      if (cur_->next_kernel(out)) return true;
+      cur_.reset();
+    }
+  }
+  std::size_t read(std::span<WarpInstr> out) override { return cur_ ? cur_->read(out) : 0; }
+  const std::string& source_name() const override { return cur_ ? cur_->source_name() : name_; }
+
+ private:
+  std::vector<std::string> paths_;
+  TraceFormat format_;
+  std::size_t next_ = 0;
+  std::unique_ptr<TraceReader> cur_;
+  std::string name_;
+};
+
+}  // namespace
+
+TraceFormat parse_trace_format(const std::string& name) {
+  if (name == "auto") return TraceFormat::Auto;
+  if (name == "wtrace") return TraceFormat::Wtrace;
+  if (name == "gmt") return TraceFormat::Gmt;
+  if (name == "accelsim") return TraceFormat::AccelSim;
+  if (name == "nvbit") return TraceFormat::Nvbit;
+  fail("unknown trace format '{}' (auto, wtrace, gmt, accelsim, nvbit)", name);
+}
+
+std::unique_ptr<TraceReader> open_trace_reader(const std::string& path, TraceFormat format) {
+  auto in = std::make_unique<InputStream>(path);
+  std::string_view head;
+  try {
+    head = in->peek(format == TraceFormat::Auto ? kSniffBytes : 4096);
+  } catch (const StreamError& e) {
+    fail("{}:1: {}", path, e.detail());
+  }
+  switch (format) {
+    case TraceFormat::Wtrace:
+      return std::make_unique<TextReader>(std::move(in));
+    case TraceFormat::Gmt:
+      return std::make_unique<BinaryReader>(std::move(in));
+    case TraceFormat::AccelSim:
+      return open_accelsim(std::move(in), head);
+    case TraceFormat::Nvbit:
+      return std::make_unique<NvbitReader>(std::move(in));
+    case TraceFormat::Auto:
+      break;
+  }
+  if (head.size() >= sizeof kGmtMagic && std::memcmp(head.data(), kGmtMagic, sizeof kGmtMagic) == 0)
+    return std::make_unique<BinaryReader>(std::move(in));
+  const std::string_view first = first_line(head);
+  if (first.starts_with("#wtrace")) return std::make_unique<TextReader>(std::move(in));
+  if (AccelSimReader::looks_like_list(head) || AccelSimReader::looks_like_traceg(head))
+    return open_accelsim(std::move(in), head);
+  if (NvbitReader::looks_like_nvbit(head)) return std::make_unique<NvbitReader>(std::move(in));
+  // wtrace-like text without its magic line (or an empty file): the text reader names the fault.
+  if (first.empty() || first.starts_with("#")) return std::make_unique<TextReader>(std::move(in));
+  fail(
+      "{}:1: missing '#wtrace 1' magic line, and not any other known trace format (tried: {}; "
+      "--trace-format forces one)",
+      path, kFormatsTried);
+}
+
+std::unique_ptr<TraceReader> open_trace_chain(const std::vector<std::string>& paths,
+                                              TraceFormat format) {
+  return std::make_unique<ChainReader>(paths, format);
+}
+
+std::unique_ptr<TraceWriter> open_trace_writer(const std::string& path) {
+  std::string_view p = path;
+  if (p == "-") return std::make_unique<TextWriter>(std::make_unique<OutputStream>(path, false));
+  if (p.ends_with(".wtrace.zst"))
+    return std::make_unique<TextWriter>(std::make_unique<OutputStream>(path, true));
+  if (p.ends_with(".wtrace"))
+    return std::make_unique<TextWriter>(std::make_unique<OutputStream>(path, false));
+  if (p.ends_with(".gmt"))
+    return std::make_unique<BinaryWriter>(std::make_unique<OutputStream>(path, false));
+  fail("{}: unknown trace file extension (expected .wtrace, .wtrace.zst or .gmt, or - for stdout)",
+       path);
+}
+
+}  // namespace gms::trace

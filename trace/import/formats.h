@@ -1,0 +1,37 @@
+#pragma once
+/// The only place that maps a file name or magic number to a reader or writer.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trace/io/reader.h"
+#include "trace/io/writer.h"
+
+namespace gms::trace {
+
+/// Trace formats a reader can be forced to (`--trace-format`); Auto detects from the content.
+enum class TraceFormat { Auto, Wtrace, Gmt, AccelSim, Nvbit };
+
+/// Parses "auto", "wtrace", "gmt", "accelsim" or "nvbit"; throws SimError otherwise.
+TraceFormat parse_trace_format(const std::string& name);
+
+/// Opens a trace for reading; "-" reads standard input. Compression (zstd, xz) is undone on the
+/// fly whatever the format. With Auto the format is detected from the content: the .gmt magic;
+/// "#wtrace" text; an Accel-Sim kernelslist.g (MemcpyHtoD / kernel-N.traceg lines) or .traceg
+/// ("-key = value" header or "#BEGIN_TB"); an NVBit mem_trace log (a "MEMTRACE:" line, the NVBit
+/// banner, or the older "CTA x,y,z - warp" / "Kernel ... - grid size" lines in the first 64
+/// KiB). Anything else is an error that lists the formats tried. An explicit `format` skips the
+/// detection (for Accel-Sim, the content still tells a kernelslist.g from a .traceg).
+std::unique_ptr<TraceReader> open_trace_reader(const std::string& path,
+                                               TraceFormat format = TraceFormat::Auto);
+
+/// Several traces read as one stream of kernels, in order; each file is opened when reached.
+std::unique_ptr<TraceReader> open_trace_chain(const std::vector<std::string>& paths,
+                                              TraceFormat format = TraceFormat::Auto);
+
+/// Opens a trace for writing, format chosen by extension: ".wtrace" (text), ".wtrace.zst" (zstd
+/// text), ".gmt" (native binary); "-" writes text to standard output. Other names are an error.
+std::unique_ptr<TraceWriter> open_trace_writer(const std::string& path);
+
+}  // namespace gms::trace

@@ -1,0 +1,83 @@
+#pragma once
+/// Importer of the text that NVBit's `mem_trace` example tool prints: launch lines and one line
+/// per warp-level memory instruction with 32 addresses. Both the current form (lines prefixed
+/// `MEMTRACE: CTX 0x... -`, with `grid_launch_id`) and the older one (no prefix) are read.
+/// Rules: README.md, "Importing Accel-Sim and NVBit traces".
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "trace/import/accelsim_reader.h"
+#include "trace/io/line_reader.h"
+#include "trace/io/reader.h"
+#include "trace/io/zstd_stream.h"
+
+namespace gms::trace {
+
+/// Streams an NVBit mem_trace log. The log has no PC and no active mask, so both are inferred
+/// (a warning says so once per file):
+///   - a lane whose address is 0 is inactive; a record with no active lane is skipped (counted);
+///   - the instruction id of a record is the dense id of (opcode, n), where n counts earlier
+///     records of the same opcode in the same warp (CTA, warp) of the kernel: the first LDG.E of
+///     every warp gets one id, its second LDG.E another, and so on. Ids are numbered in order of
+///     first appearance, per kernel.
+/// `warp` is NVBit's %warpid (the warp's slot on its SM, < 64), not the index in the block.
+/// Records keep the log's order; sm = kUnknownSm. Lines that are neither launches nor records
+/// (the NVBit banner, the application's output) are ignored; a `MEMTRACE: CTX` line that does
+/// not parse, a record before any launch, a CTA outside the grid, a warp id of 64 or more, a
+/// record of another launch than the current one, or an address count other than 32 is an
+/// error naming the file and line.
+class NvbitReader final : public TraceReader {
+ public:
+  explicit NvbitReader(std::unique_ptr<InputStream> in);
+  ~NvbitReader() override;
+
+  /// True when some line of `head` is a mem_trace launch or record line.
+  static bool looks_like_nvbit(std::string_view head);
+
+  bool next_kernel(KernelInfo& out) override;
+  std::size_t read(std::span<WarpInstr> out) override;
+  const std::string& source_name() const override { return in_->name(); }
+
+  const ImportCounts& counts() const { return counts_; }
+
+ private:
+  enum class LineKind { Other, Launch, Record };
+  LineKind classify(std::string_view line, std::string_view& body) const;
+  void parse_launch(std::string_view body, KernelInfo& out);
+  bool parse_record(std::string_view body, WarpInstr& out);  // false: skipped (counted)
+  [[noreturn]] void line_error(std::string_view what) const;
+
+  std::unique_ptr<InputStream> in_;
+  detail::LineReader lines_;
+  bool have_pending_ = false;  // pending_ holds a launch line not yet parsed
+  std::string pending_;
+  bool in_kernel_ = false;
+  bool seen_launch_ = false;
+  std::uint64_t old_launches_ = 0;  // kernel ids of the unprefixed form
+  KernelInfo kernel_;
+  std::uint64_t launch_id_ = 0;
+  std::unordered_set<std::uint32_t> kernel_ids_;
+
+  /// Hash that also takes string_views, so lookups by a view of the line do not allocate.
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
+  // Instruction-id inference, reset per kernel.
+  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> opcode_index_;
+  std::unordered_map<std::uint64_t, std::uint32_t> warp_opcode_count_;  // (cta,warp,opcode) -> n
+  std::unordered_map<std::uint64_t, std::uint32_t> inst_ids_;           // (opcode, n) -> id
+
+  ImportCounts counts_;
+  bool warned_ = false;
+  bool logged_summary_ = false;
+};
+
+}  // namespace gms::trace

@@ -1,0 +1,39 @@
+#pragma once
+/// Line-by-line reading of a text trace stream (Accel-Sim, NVBit) with one buffer that grows only
+/// up to a fixed line limit; memory does not depend on the file's size.
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "trace/io/zstd_stream.h"
+
+namespace gms::trace::detail {
+
+/// Streams the lines of an InputStream. Stream errors (a cut zstd or xz stream, a read error)
+/// become SimErrors "<file>:<line>: <detail>"; a line longer than `max_line_bytes` is an error.
+class LineReader {
+ public:
+  explicit LineReader(InputStream& in, std::size_t max_line_bytes = std::size_t{1} << 20);
+
+  /// Next line without its "\n" or "\r\n"; false at the end. The view stays valid until the
+  /// next call.
+  bool next(std::string_view& line);
+
+  /// 1-based number of the last line returned (0 before the first).
+  std::uint64_t line_no() const { return line_no_; }
+
+  /// The stream's name, for messages.
+  const std::string& name() const { return in_.name(); }
+
+ private:
+  InputStream& in_;
+  std::size_t max_line_bytes_;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0, end_ = 0;
+  bool eof_ = false;
+  std::uint64_t line_no_ = 0;
+};
+
+}  // namespace gms::trace::detail

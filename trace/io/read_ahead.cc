@@ -1,0 +1,115 @@
+#include "trace/io/read_ahead.h"
+
+#include <utility>
+
+namespace gms::trace {
+
+ReadAhead::ReadAhead(TraceReader& inner, std::size_t batch_records, std::size_t depth)
+    : inner_(inner),
+      batch_records_(batch_records),
+      depth_(depth),
+      thread_([this](std::stop_token stop) { produce(stop); }) {}
+
+ReadAhead::~ReadAhead() {
+  thread_.request_stop();  // wakes a producer waiting for room (condition_variable_any)
+  if (thread_.joinable()) thread_.join();
+}
+
+void ReadAhead::produce(std::stop_token stop) {
+  bool in_kernel = false;
+  while (!stop.stop_requested()) {
+    Item item;
+    try {
+      if (!in_kernel) {
+        item.kind = inner_.next_kernel(item.kernel) ? Kind::Kernel : Kind::TraceEnd;
+        in_kernel = item.kind == Kind::Kernel;
+      } else {
+        {
+          std::lock_guard lock(mutex_);
+          if (!spare_.empty()) {
+            item.records = std::move(spare_.back());
+            spare_.pop_back();
+          }
+        }
+        item.records.resize(batch_records_);
+        item.count = inner_.read(item.records);
+        if (item.count == 0) {
+          item.kind = Kind::KernelEnd;
+          in_kernel = false;
+        }
+      }
+    } catch (...) {
+      item = Item{};
+      item.kind = Kind::Error;
+      item.error = std::current_exception();
+    }
+    const bool last = item.kind == Kind::TraceEnd || item.kind == Kind::Error;
+    push(std::move(item), stop);
+    if (last) return;
+  }
+}
+
+void ReadAhead::push(Item item, const std::stop_token& stop) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, stop, [&] { return ready_.size() < depth_; });
+  if (stop.stop_requested()) return;
+  ready_.push_back(std::move(item));
+  changed_.notify_all();
+}
+
+ReadAhead::Item ReadAhead::pop() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return !ready_.empty(); });
+  Item item = std::move(ready_.front());
+  ready_.pop_front();
+  changed_.notify_all();
+  return item;
+}
+
+void ReadAhead::recycle(std::vector<WarpInstr> buffer) {
+  if (buffer.empty()) return;
+  std::lock_guard lock(mutex_);
+  spare_.push_back(std::move(buffer));
+}
+
+bool ReadAhead::next_kernel(KernelInfo& out) {
+  if (finished_) return false;
+  for (;;) {
+    recycle(std::move(current_.records));
+    current_ = pop();
+    switch (current_.kind) {
+      case Kind::Kernel:
+        out = std::move(current_.kernel);
+        return true;
+      case Kind::TraceEnd:
+        finished_ = true;
+        return false;
+      case Kind::Error:
+        finished_ = true;
+        std::rethrow_exception(current_.error);
+      case Kind::Batch:
+      case Kind::KernelEnd:
+        break;  // the rest of a kernel the replay did not read
+    }
+  }
+}
+
+std::span<const WarpInstr> ReadAhead::next_batch() {
+  if (finished_ || current_.kind == Kind::KernelEnd || current_.kind == Kind::TraceEnd) return {};
+  recycle(std::move(current_.records));
+  current_ = pop();
+  switch (current_.kind) {
+    case Kind::Batch:
+      return {current_.records.data(), current_.count};
+    case Kind::Error:
+      finished_ = true;
+      std::rethrow_exception(current_.error);
+    case Kind::Kernel:  // cannot happen: a KernelEnd precedes every later kernel
+    case Kind::KernelEnd:
+    case Kind::TraceEnd:
+      break;
+  }
+  return {};
+}
+
+}  // namespace gms::trace

@@ -1,0 +1,47 @@
+#pragma once
+/// Streaming trace input. A reader yields kernels in order, and for each kernel its warp
+/// instructions in batches; it never holds the whole trace.
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "sim/core/records.h"
+
+namespace gms::trace {
+
+/// Reads one trace, whatever its format. Usage:
+///   KernelInfo k;
+///   while (reader.next_kernel(k)) {
+///     while (size_t n = reader.read(batch)) consume(std::span(batch).first(n));
+///   }
+/// Errors (malformed input, cut stream, future version) throw gms::SimError naming the file and
+/// line (text) or record/byte offset (binary).
+class TraceReader {
+ public:
+  virtual ~TraceReader() = default;
+
+  /// Advances to the next kernel and fills `out`; false at the end of the trace. Records of the
+  /// current kernel that were not read are skipped.
+  virtual bool next_kernel(KernelInfo& out) = 0;
+
+  /// Fills up to out.size() records of the current kernel; 0 when the kernel has no more.
+  virtual std::size_t read(std::span<WarpInstr> out) = 0;
+
+  /// The name used in error messages ("-" is standard input).
+  virtual const std::string& source_name() const = 0;
+
+  /// True when records cost less to decode than to hand from one core to another (compact .gmt
+  /// records: a regular .gmt stream replays 2x slower with read-ahead, while text traces and
+  /// .gmt traces of scattered addresses replay faster). The replay reads ahead on a second
+  /// thread only otherwise. Called before the first kernel; a reader may look at its input.
+  virtual bool decodes_cheaply() { return false; }
+
+  /// With `on`, the reader may write only the first and last active lanes of a strided record
+  /// (the others hold stale values until complete_strided_lanes(), see records.h): for a
+  /// consumer that often needs no more, as the replay's shape memo. Off by default; a reader
+  /// may ignore it and write every lane.
+  virtual void set_partial_strided_lanes(bool on) { (void)on; }
+};
+
+}  // namespace gms::trace
