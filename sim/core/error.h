@@ -7,6 +7,7 @@
 #include <source_location>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace gms {
 
@@ -23,10 +24,21 @@ class SimError : public std::runtime_error {
   std::source_location where_;
 };
 
-/// Throws a SimError with a {fmt} message.
+/// A {fmt} format string checked at compile time, with the source location of the call that
+/// wrote it: fail("...", args) records where fail was called, not this header.
 template <class... Args>
-[[noreturn]] void fail(fmt::format_string<Args...> f, Args&&... args) {
-  throw SimError(fmt::format(f, std::forward<Args>(args)...));
+struct FormatAt {
+  template <class S>
+  consteval FormatAt(const S& text, std::source_location at = std::source_location::current())
+      : format(text), where(at) {}
+  fmt::format_string<Args...> format;
+  std::source_location where;
+};
+
+/// Throws a SimError with a {fmt} message, located at the caller.
+template <class... Args>
+[[noreturn]] void fail(FormatAt<std::type_identity_t<Args>...> f, Args&&... args) {
+  throw SimError(fmt::format(f.format, std::forward<Args>(args)...), f.where);
 }
 
 }  // namespace gms

@@ -7,9 +7,9 @@
 #include <concepts>
 #include <cstdint>
 #include <cstring>
-#include <stdexcept>
 #include <vector>
 
+#include "sim/core/error.h"
 #include "sim/host/state_arena.h"
 
 namespace gms {
@@ -30,7 +30,7 @@ concept ReplacementPolicy = requires(P p, std::uint32_t set, std::uint32_t way, 
 /// sets and 4,224 L1 sets stay in the host's caches, which decides a cached replay's speed.
 struct LruPolicy {
   void init(std::uint32_t sets, std::uint32_t ways) {
-    if (ways >= kPad) throw std::invalid_argument("LRU: at most 65534 ways per set");
+    if (ways >= kPad) fail("LRU: at most 65534 ways per set, not {}", ways);
     ways_ = ways;
     stride_ = (std::size_t{ways} + 3) / 4 * 4;  // whole groups of four for the scan
     order_.assign(std::size_t{sets} * stride_, kPad);

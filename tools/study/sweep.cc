@@ -6,9 +6,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <exception>
 #include <filesystem>
 #include <map>
+#include <string_view>
 #include <thread>
 
 #include "sim/core/error.h"
@@ -221,20 +223,21 @@ SweepAxis parse_sweep_axis(const std::string& spec) {
 }
 
 SweepShard parse_sweep_shard(const std::string& text) {
+  // I/N, both decimal: from_chars rejects signs, spaces and anything after the digits.
+  auto number = [&](std::string_view digits, std::uint64_t& out) {
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+    if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size())
+      fail("--shard '{}': expected I/N, e.g. 0/4", text);
+  };
   const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) fail("--shard '{}': expected I/N, e.g. 0/4", text);
   SweepShard s;
-  try {
-    if (slash == std::string::npos) throw std::invalid_argument("no slash");
-    std::size_t used = 0;
-    s.index = std::stoull(text.substr(0, slash), &used);
-    if (used != slash) throw std::invalid_argument("index");
-    const std::string n = text.substr(slash + 1);
-    s.count = std::stoull(n, &used);
-    if (used != n.size()) throw std::invalid_argument("count");
-  } catch (const std::exception&) {
-    fail("--shard '{}': expected I/N, e.g. 0/4", text);
-  }
-  if (s.count == 0 || s.index >= s.count) fail("--shard '{}': needs 0 <= I < N", text);
+  std::uint64_t index = 0, count = 0;
+  number(std::string_view(text).substr(0, slash), index);
+  number(std::string_view(text).substr(slash + 1), count);
+  if (count == 0 || index >= count) fail("--shard '{}': needs 0 <= I < N", text);
+  s.index = index;
+  s.count = count;
   return s;
 }
 
