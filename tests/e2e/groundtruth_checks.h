@@ -1,0 +1,251 @@
+#pragma once
+/// The comparisons of tests/e2e/groundtruth_test.cc, written for any ground-truth folder (the
+/// real tests/groundtruth/, or a temporary one in groundtruth_logic_test.cc), and the rule that
+/// turns a comparison into a verdict:
+///
+/// - no capture at all (neither h200_counters.csv nor traces/): skip, saying so;
+/// - a malformed capture (open_capture), or one whose rows match no trace: fail;
+/// - a capture present: fail on every mismatch, and fail when the check compared nothing (none
+///   of its kernels has both a trace and the metrics it needs).
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tests/groundtruth_support.h"
+#include "tests/test_paths.h"
+#include "tests/tools/cli/cli_runner.h"
+
+namespace gms::test {
+
+/// What one check did: how many (kernel, metric) pairs it compared, and every problem.
+struct CheckResult {
+  int compared = 0;
+  std::vector<std::string> failures;
+};
+
+/// Replays kernel `id` of the capture in `mode` (H200 preset) and returns its JSON entry; null
+/// (and a failure) when the replay fails.
+inline nlohmann::json simulate_kernel(const Capture& c, int id, const std::string& mode,
+                                      CheckResult& res) {
+  const std::string trace = find_trace(c.dir, id);
+  if (trace.empty()) return {};
+  const std::string cmd = trace.ends_with(".recipe")
+                              ? recipe_path() + " " + trace + " | " + cli_path() + " run -"
+                              : cli_path() + " run " + trace;
+  TempDir tmp;
+  const std::string out = tmp.file("out.json");
+  const std::string full =
+      cmd + " --mode " + mode + " --format json -o " + out + " 2>" + tmp.file("err");
+  const int rc = std::system(full.c_str());
+  nlohmann::json j = nlohmann::json::parse(slurp(out), nullptr, false);
+  if (rc != 0 || j.is_discarded() || !j.contains("kernels") || j["kernels"].empty()) {
+    res.failures.push_back(fmt::format("kernel {}: replaying {} failed (status {}): {}", id, trace,
+                                       rc, slurp(tmp.file("err"))));
+    return {};
+  }
+  return j["kernels"][0];
+}
+
+/// The simulated figure at `path` in a kernel's JSON entry; nullopt (and a failure) when the
+/// report lacks it.
+inline std::optional<double> simulated(const nlohmann::json& k,
+                                       std::initializer_list<const char*> path, int id,
+                                       CheckResult& res) {
+  const nlohmann::json* v = &k;
+  std::string where;
+  for (const char* key : path) {
+    where += std::string(where.empty() ? "" : ".") + key;
+    if (!v->is_object() || !v->contains(key)) {
+      res.failures.push_back(fmt::format("kernel {}: the report has no {}", id, where));
+      return std::nullopt;
+    }
+    v = &(*v)[key];
+  }
+  if (!v->is_number()) {
+    res.failures.push_back(fmt::format("kernel {}: {} is not a number", id, where));
+    return std::nullopt;
+  }
+  return v->get<double>();
+}
+
+/// How a simulated figure may differ from the measured one.
+struct Bound {
+  enum Kind { Exact, Relative, Points } kind = Exact;
+  double tolerance = 0;  ///< a fraction (Relative) or percentage points (Points)
+};
+
+/// Compares a simulated figure with the row's `metric` when the row has that metric (an empty
+/// cell is a metric ncu did not report: nothing to compare).
+inline void compare(CheckResult& res, const CounterRow& r, const std::string& metric,
+                    std::optional<double> sim, const std::string& what, Bound b = {}) {
+  const auto it = r.metrics.find(metric);
+  if (it == r.metrics.end() || !sim) return;
+  ++res.compared;
+  const double hw = it->second;
+  bool ok = false;
+  switch (b.kind) {
+    case Bound::Exact:
+      ok = *sim == hw;
+      break;
+    case Bound::Relative:
+      ok = (hw == 0 ? std::abs(*sim) : std::abs(*sim - hw) / hw) <= b.tolerance;
+      break;
+    case Bound::Points:
+      ok = std::abs(*sim - hw) <= b.tolerance;
+      break;
+  }
+  if (!ok)
+    res.failures.push_back(fmt::format("kernel {} ({}): {} simulated {}, measured {} ({}){}",
+                                       r.kernel_id, r.name, what, *sim, hw, metric,
+                                       b.kind == Bound::Exact ? ""
+                                       : b.kind == Bound::Relative
+                                           ? fmt::format(", tolerance {}%", 100 * b.tolerance)
+                                           : fmt::format(", tolerance {} points", b.tolerance)));
+}
+
+/// Global load and store requests and sectors, exactly (cold mode), on every kernel.
+inline CheckResult check_global_requests_and_sectors(const Capture& c) {
+  CheckResult res;
+  for (const CounterRow& r : c.counters.rows) {
+    const nlohmann::json k = simulate_kernel(c, r.kernel_id, "cold", res);
+    if (k.is_null()) continue;
+    for (const auto& [cls, op] :
+         {std::pair{"global_load", "ld"}, std::pair{"global_store", "st"}}) {
+      compare(res, r, std::string("l1tex__t_requests_pipe_lsu_mem_global_op_") + op + ".sum",
+              simulated(k, {"totals", cls, "requests"}, r.kernel_id, res),
+              std::string(cls) + ".requests");
+      compare(res, r, std::string("l1tex__t_sectors_pipe_lsu_mem_global_op_") + op + ".sum",
+              simulated(k, {"totals", cls, "sectors"}, r.kernel_id, res),
+              std::string(cls) + ".sectors");
+    }
+  }
+  return res;
+}
+
+/// Load lines against L2 read requests, on the kernels whose every load misses L1 (measured hit
+/// rate 0) and that have no local loads or atomics.
+inline CheckResult check_load_lines(const Capture& c) {
+  CheckResult res;
+  for (const CounterRow& r : c.counters.rows) {
+    const auto hit = r.metrics.find("l1tex__t_sector_hit_rate_pipe_lsu_mem_global_op_ld.pct");
+    if (hit == r.metrics.end() || hit->second != 0) continue;
+    if (!r.metrics.contains("lts__t_requests_srcunit_tex_op_read.sum")) continue;
+    const nlohmann::json k = simulate_kernel(c, r.kernel_id, "cold", res);
+    if (k.is_null()) continue;
+    const auto local = simulated(k, {"totals", "local_load", "instructions"}, r.kernel_id, res);
+    const auto atomic = simulated(k, {"totals", "global_atomic", "instructions"}, r.kernel_id, res);
+    if (!local || !atomic || *local != 0 || *atomic != 0) continue;
+    compare(res, r, "lts__t_requests_srcunit_tex_op_read.sum",
+            simulated(k, {"totals", "global_load", "lines"}, r.kernel_id, res),
+            "global_load.lines");
+  }
+  return res;
+}
+
+/// Shared load wavefronts, exactly (cold mode), on the shared_bank kernels (ids 20-29).
+inline CheckResult check_shared_load_wavefronts(const Capture& c) {
+  CheckResult res;
+  for (const CounterRow& r : c.counters.rows) {
+    if (r.kernel_id < 20 || r.kernel_id > 29) continue;
+    const nlohmann::json k = simulate_kernel(c, r.kernel_id, "cold", res);
+    if (k.is_null()) continue;
+    compare(res, r, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+            simulated(k, {"totals", "shared_load", "wavefronts"}, r.kernel_id, res),
+            "shared_load.wavefronts");
+  }
+  return res;
+}
+
+/// Cached mode on reuse16k (60) and the L1 windows (100-106): L1 hit rate within 5 points, L2
+/// read sectors and DRAM read bytes within 3%.
+inline CheckResult check_cached_l1_windows_and_reuse(const Capture& c) {
+  CheckResult res;
+  for (const CounterRow& r : c.counters.rows) {
+    if (r.kernel_id != 60 && (r.kernel_id < 100 || r.kernel_id > 106)) continue;
+    const nlohmann::json k = simulate_kernel(c, r.kernel_id, "cached", res);
+    if (k.is_null()) continue;
+    const auto hits = simulated(k, {"totals", "global_load", "l1_sector_hits"}, r.kernel_id, res);
+    const auto misses =
+        simulated(k, {"totals", "global_load", "l1_sector_misses"}, r.kernel_id, res);
+    std::optional<double> rate;
+    if (hits && misses) rate = 100.0 * *hits / std::max(1.0, *hits + *misses);
+    compare(res, r, "l1tex__t_sector_hit_rate_pipe_lsu_mem_global_op_ld.pct", rate,
+            "global_load.l1_hit_rate (%)", {Bound::Points, 5});
+    compare(res, r, "lts__t_sectors_srcunit_tex_op_read.sum",
+            simulated(k, {"totals", "l2", "read_sectors"}, r.kernel_id, res), "l2.read_sectors",
+            {Bound::Relative, 0.03});
+    compare(res, r, "dram__bytes_read.sum",
+            simulated(k, {"totals", "dram", "read_bytes"}, r.kernel_id, res), "dram.read_bytes",
+            {Bound::Relative, 0.03});
+  }
+  return res;
+}
+
+/// Cached mode on the streams (30-33, 40): L2 read sectors exactly, DRAM read bytes within 1%.
+inline CheckResult check_cached_streams(const Capture& c) {
+  CheckResult res;
+  for (const CounterRow& r : c.counters.rows) {
+    if (!(r.kernel_id >= 30 && r.kernel_id <= 33) && r.kernel_id != 40) continue;
+    const nlohmann::json k = simulate_kernel(c, r.kernel_id, "cached", res);
+    if (k.is_null()) continue;
+    compare(res, r, "lts__t_sectors_srcunit_tex_op_read.sum",
+            simulated(k, {"totals", "l2", "read_sectors"}, r.kernel_id, res), "l2.read_sectors");
+    compare(res, r, "dram__bytes_read.sum",
+            simulated(k, {"totals", "dram", "read_bytes"}, r.kernel_id, res), "dram.read_bytes",
+            {Bound::Relative, 0.01});
+  }
+  return res;
+}
+
+struct Verdict {
+  bool skip = false;
+  std::string skip_reason;
+  std::vector<std::string> failures;  ///< empty: passed
+};
+
+/// The rule of this file's header.
+inline Verdict judge(const Capture& c, const CheckResult& r) {
+  Verdict v;
+  switch (c.state) {
+    case CaptureState::Absent:
+      v.skip = true;
+      v.skip_reason = c.reason;
+      return v;
+    case CaptureState::Malformed:
+      v.failures.push_back(c.reason);
+      return v;
+    case CaptureState::Present:
+      break;
+  }
+  v.failures = r.failures;
+  if (r.compared == 0)
+    v.failures.push_back("a capture is present in " + c.dir +
+                         " but this check compared nothing: none of its kernels has both a trace "
+                         "and the metrics it compares");
+  return v;
+}
+
+/// Opens the capture in `dir`, runs `check` on it when there is one and judges the result.
+template <class Check>
+Verdict run_check(const std::string& dir, Check check) {
+  const Capture c = open_capture(dir);
+  CheckResult r;
+  if (c.state == CaptureState::Present) r = check(c);
+  return judge(c, r);
+}
+
+/// The verdict as a GoogleTest outcome: skipped, or one failure per problem.
+inline void report(const Verdict& v) {
+  if (v.skip) GTEST_SKIP() << v.skip_reason;
+  for (const std::string& f : v.failures) ADD_FAILURE() << f;
+}
+
+}  // namespace gms::test
