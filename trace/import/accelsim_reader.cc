@@ -23,7 +23,33 @@ using detail::trim;
 constexpr std::uint64_t kMaxBlockThreads = 1u << 20;  // far above any GPU's 1024
 constexpr unsigned kMaxRegOperands = 32;              // dest_num / src_num sanity bound
 constexpr std::size_t kMaxLineInfoEntries = 1u << 16;
-constexpr std::size_t kRecordHeaderWords = 3;  // inst|mask, op|size|strided, stride
+constexpr std::size_t kRecordHeaderWords = 3;     // inst|mask, op|size|strided, stride
+constexpr std::uint32_t kMaxRegsPerThread = 255;  // every architecture since sm_35
+constexpr unsigned kMinBinaryVersion = 20;        // sm_20 (Fermi), the oldest compute capability
+constexpr unsigned kMaxBinaryVersion = 199;
+
+/// The most shared memory one thread block may have (opt-in) on compute capability `binary`
+/// (e.g. 90); 0 (unknown): the largest of any architecture.
+std::uint64_t max_shared_per_block(unsigned binary) {
+  constexpr std::uint64_t kib = 1024;
+  switch (binary) {
+    case 70:
+    case 72:
+      return 96 * kib;
+    case 75:
+      return 64 * kib;
+    case 80:
+    case 87:
+      return 163 * kib;
+    case 86:
+    case 89:
+      return 99 * kib;
+    default:
+      break;
+  }
+  if (binary != 0 && binary < 70) return 48 * kib;
+  return 227 * kib;  // sm_90 and later, and the most of any
+}
 
 bool starts_with_word(std::string_view line, std::string_view word) {
   return line.starts_with(word) &&
@@ -46,6 +72,30 @@ bool leading_uint(std::string_view s, unsigned& v) {
 }
 
 }  // namespace
+
+std::string_view accelsim_layout_name(AccelSimLayout layout) {
+  switch (layout) {
+    case AccelSimLayout::Legacy:
+      return "legacy (pre-3)";
+    case AccelSimLayout::V3:
+      return "tracer v3";
+    case AccelSimLayout::V4:
+      return "tracer v4";
+    case AccelSimLayout::V5:
+      break;
+  }
+  return "tracer v5";
+}
+
+std::string AccelSimReader::layout_description() const {
+  std::string d = fmt::format("Accel-Sim {}", accelsim_layout_name(layout_));
+  if (prefixed_) d += ", 'tb_x tb_y tb_z warp' before each PC";
+  if (layout_ == AccelSimLayout::V4 || layout_ == AccelSimLayout::V5)
+    d += lineinfo_ ? ", lineinfo column" : ", lineinfo off";
+  if (format_line_.find("immediate") != std::string::npos) d += ", immediate column";
+  if (shmem_base_ == 0 || local_base_ == 0) d += ", no shmem/local base addresses";
+  return d;
+}
 
 AccelSimReader::AccelSimReader(std::unique_ptr<InputStream> in, bool list) {
   name_ = in->name();
@@ -80,6 +130,11 @@ bool AccelSimReader::looks_like_traceg(std::string_view head) {
 
 void AccelSimReader::line_error(std::string_view what) const {
   fail("{}:{}: {}", name_, lines_ ? lines_->line_no() : 0, what);
+}
+
+void AccelSimReader::field_error(std::string_view what, std::string_view tok) const {
+  line_error(fmt::format("{} Accel-Sim layout expected {}, found '{}'",
+                         accelsim_layout_name(layout_), what, shown_token(tok)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,7 +217,8 @@ void AccelSimReader::read_header(KernelInfo& out) {
   shmem_base_ = local_base_ = 0;
   tracer_version_ = 0;
   lineinfo_ = false;
-  bool has_id = false;
+  format_line_.clear();
+  bool has_id = false, has_version = false;
   std::string stream, nvbit;
   std::string_view raw;
   while (lines_->next(raw)) {
@@ -170,6 +226,7 @@ void AccelSimReader::read_header(KernelInfo& out) {
     if (line.empty()) continue;
     if (line[0] == '#') {
       if (line.starts_with("#BEGIN_TB")) have_pending_ = true;  // no format comment line
+      if (line.starts_with("#traces format")) format_line_.assign(line);
       break;
     }
     if (line[0] != '-') line_error("expected a '-key = value' header line or the '#' line");
@@ -185,10 +242,8 @@ void AccelSimReader::read_header(KernelInfo& out) {
       std::string_view v = value;
       if (v.size() < 2 || v.front() != '(' || v.back() != ')') bad("(x,y,z)");
       std::uint32_t xyz[3];
-      if (!detail::parse_xyz(v.substr(1, v.size() - 2), xyz) || xyz[0] == 0 || xyz[1] == 0 ||
-          xyz[2] == 0)
-        bad("(x,y,z) with positive integers");
-      d = Dim3{xyz[0], xyz[1], xyz[2]};
+      if (!detail::parse_xyz(v.substr(1, v.size() - 2), xyz)) bad("(x,y,z) with decimal integers");
+      d = Dim3{xyz[0], xyz[1], xyz[2]};  // a zero is a header lie (check_header_values)
     };
     if (key == "kernel name") {
       out.name = detail::without_spaces(value);
@@ -219,6 +274,7 @@ void AccelSimReader::read_header(KernelInfo& out) {
       nvbit = detail::without_spaces(value);
     } else if (key == "accelsim tracer version") {
       if (!leading_uint(value, tracer_version_)) bad("a decimal version");
+      has_version = true;
     } else if (key == "enable lineinfo") {
       unsigned v = 0;
       if (!parse_dec_token(value, v) || v > 1) bad("0 or 1");
@@ -226,73 +282,188 @@ void AccelSimReader::read_header(KernelInfo& out) {
     }
     // Other keys are informational (Accel-Sim prints and ignores them).
   }
+  // The layout: the version header when present; else the format line (Accel-Sim itself reads a
+  // missing version as 0, i.e. pre-3).
+  const bool fmt_line_num = format_line_.find("[line_num]") != std::string::npos;
+  const bool fmt_imm = format_line_.find("immediate") != std::string::npos;
+  if (has_version) {
+    layout_ = tracer_version_ < 3    ? AccelSimLayout::Legacy
+              : tracer_version_ == 3 ? AccelSimLayout::V3
+              : tracer_version_ == 4 ? AccelSimLayout::V4
+                                     : AccelSimLayout::V5;
+    if (tracer_version_ > 5)
+      warn(fmt::format("{}: accelsim tracer version {} is newer than 5, the last known: read as 5",
+                       name_, tracer_version_));
+  } else {
+    layout_ = fmt_imm        ? AccelSimLayout::V5
+              : fmt_line_num ? AccelSimLayout::V4
+                             : AccelSimLayout::Legacy;
+  }
+  prefixed_ = layout_ == AccelSimLayout::Legacy;
+  if (lineinfo_ && (layout_ == AccelSimLayout::Legacy || layout_ == AccelSimLayout::V3))
+    line_error(fmt::format(
+        "-enable lineinfo = 1 in a {} Accel-Sim header (source lines came with tracer 4)",
+        accelsim_layout_name(layout_)));
   if (!has_id) out.id = list_in_ ? static_cast<std::uint32_t>(list_index_) : 1;
-  warps_per_block_ = static_cast<std::uint32_t>((out.block.count() + kWarpSize - 1) / kWarpSize);
   // params reproduce the typed fields, so the kernel converts to wtrace losslessly.
   auto& p = out.params;
   p.emplace_back("id", std::to_string(out.id));
   if (!out.name.empty()) p.emplace_back("name", out.name);
-  p.emplace_back("grid", fmt::format("{},{},{}", out.grid.x, out.grid.y, out.grid.z));
-  p.emplace_back("block", fmt::format("{},{},{}", out.block.x, out.block.y, out.block.z));
-  p.emplace_back("shmem", std::to_string(out.shmem_bytes));
+  p.emplace_back("grid", "");  // filled below, once a zero is replaced
+  p.emplace_back("block", "");
+  p.emplace_back("shmem", "");
+  const std::size_t dims_at = p.size() - 3;
+  check_header_values(out);
+  p[dims_at].second = fmt::format("{},{},{}", out.grid.x, out.grid.y, out.grid.z);
+  p[dims_at + 1].second = fmt::format("{},{},{}", out.block.x, out.block.y, out.block.z);
+  p[dims_at + 2].second = std::to_string(out.shmem_bytes);
   if (out.regs != 0) p.emplace_back("regs", std::to_string(out.regs));
   if (!out.arch.empty()) p.emplace_back("arch", out.arch);
   p.emplace_back("source", "accelsim");
   if (tracer_version_ != 0) p.emplace_back("tracer_version", std::to_string(tracer_version_));
   if (!stream.empty()) p.emplace_back("stream", stream);
   if (!nvbit.empty()) p.emplace_back("nvbit", nvbit);
-  if (lineinfo_) collect_line_info(out);
+  for (auto& kv : header_lies_) p.push_back(std::move(kv));
+  if (!line_info_.empty()) p.emplace_back("lineinfo", std::move(line_info_));
+  warps_per_block_ = static_cast<std::uint32_t>((out.block.count() + kWarpSize - 1) / kWarpSize);
   kernel_ = out;
 }
 
-void AccelSimReader::collect_line_info(KernelInfo& out) {
+void AccelSimReader::warn(std::string message) {
+  spdlog::warn("{}", message);
+  warnings_.push_back(std::move(message));
+}
+
+void AccelSimReader::check_header_values(KernelInfo& out) {
+  // Values NVBit reports wrong on some drivers (accel-sim-framework issues about nregs and
+  // binary version): the addresses are fine, only residency would be wrong, so each is replaced
+  // by "unknown", warned about and kept in the params as header_<field>.
+  auto& lies = header_lies_;
+  lies.clear();
+  line_info_.clear();
+  unsigned binary = 0;
+  if (!out.arch.empty()) {
+    binary = static_cast<unsigned>(std::stoul(out.arch.substr(3)));
+    if (binary < kMinBinaryVersion || binary > kMaxBinaryVersion) {
+      warn(
+          fmt::format("{}: binary version {} is not a compute capability: ignored, architecture "
+                      "unknown (the configuration's is used)",
+                      name_, binary));
+      lies.emplace_back("header_binary_version", std::to_string(binary));
+      out.arch.clear();
+      binary = 0;
+    }
+  }
+  if (out.regs > kMaxRegsPerThread) {
+    warn(fmt::format("{}: nregs {} > {}: ignored, residency from threads and shared memory only",
+                     name_, out.regs, kMaxRegsPerThread));
+    lies.emplace_back("header_nregs", std::to_string(out.regs));
+    out.regs = 0;
+  }
+  const std::uint64_t max_shmem = max_shared_per_block(binary);
+  if (out.shmem_bytes > max_shmem) {
+    warn(
+        fmt::format("{}: shmem {} > {} (the most one block may have on {}): ignored, residency "
+                    "from threads and registers only",
+                    name_, out.shmem_bytes, max_shmem,
+                    binary == 0 ? std::string("any architecture") : out.arch));
+    lies.emplace_back("header_shmem", std::to_string(out.shmem_bytes));
+    out.shmem_bytes = 0;
+  }
+  const bool zero_grid = out.grid.x == 0 || out.grid.y == 0 || out.grid.z == 0;
+  const bool zero_block = out.block.x == 0 || out.block.y == 0 || out.block.z == 0;
+  const Dim3 header_grid = out.grid, header_block = out.block;
+  if (zero_grid || zero_block || lineinfo_) prescan(out, zero_grid || zero_block);
+  if (zero_grid) {
+    warn(fmt::format(
+        "{}: grid dim ({},{},{}) has a zero: using ({},{},{}), the extent of the "
+        "file's thread blocks",
+        name_, header_grid.x, header_grid.y, header_grid.z, out.grid.x, out.grid.y, out.grid.z));
+    lies.emplace_back("header_grid",
+                      fmt::format("{},{},{}", header_grid.x, header_grid.y, header_grid.z));
+  }
+  if (zero_block) {
+    warn(
+        fmt::format("{}: block dim ({},{},{}) has a zero: using ({},1,1), 32 threads per warp "
+                    "of the file's largest warp id",
+                    name_, header_block.x, header_block.y, header_block.z, out.block.x));
+    lies.emplace_back("header_block",
+                      fmt::format("{},{},{}", header_block.x, header_block.y, header_block.z));
+  }
+  for (auto& kv : lies) header_lies_.push_back(std::move(kv));
+}
+
+void AccelSimReader::prescan(KernelInfo& out, bool need_extents) {
   // A second pass over the file (records stream afterwards): PC -> source line of each memory
-  // instruction, so the line numbers travel with the kernel as `lineinfo=PC:LINE,...`.
+  // instruction, so the line numbers travel with the kernel as `lineinfo=PC:LINE,...`; and, when
+  // the header's grid or block has a zero, the extent of the thread blocks and warps.
   if (name_ == "-") {
+    if (need_extents)
+      line_error(
+          "a grid or block dimension of 0 in the header: the real one is taken from the "
+          "file's thread blocks, which standard input cannot be read twice for");
     spdlog::warn("{}: lineinfo is not collected from standard input", name_);
     return;
   }
   std::map<std::uint32_t, std::uint32_t> lines;
+  std::uint32_t max_xyz[3] = {0, 0, 0}, max_warp = 0;
   try {
     InputStream again(name_);
-    detail::LineReader reader(again);
+    detail::LineReader r(again);
     std::string_view raw;
-    bool body = false;
-    while (reader.next(raw) && lines.size() < kMaxLineInfoEntries) {
+    bool in_header = true;
+    while (r.next(raw)) {
       const std::string_view line = trim(raw);
-      if (!body) {
-        body = !line.empty() && line[0] == '#';
+      if (in_header) {
+        if (!line.empty() && line[0] == '#') in_header = false;
         continue;
       }
-      if (line.empty() || line[0] == '#' || starts_with_word(line, "thread") ||
-          starts_with_word(line, "warp") || starts_with_word(line, "insts"))
+      if (line.empty() || line[0] == '#') continue;
+      if (starts_with_word(line, "thread")) {
+        std::uint32_t xyz[3];
+        const auto v = value_after_eq(line);
+        if (v && detail::parse_xyz(*v, xyz))
+          for (int i = 0; i < 3; ++i) max_xyz[i] = std::max(max_xyz[i], xyz[i]);
+        continue;
+      }
+      if (starts_with_word(line, "warp")) {
+        std::uint32_t w = 0;
+        const auto v = value_after_eq(line);
+        if (v && parse_dec_token(*v, w)) max_warp = std::max(max_warp, w);
+        continue;
+      }
+      if (starts_with_word(line, "insts") || !lineinfo_ || lines.size() >= kMaxLineInfoEntries)
         continue;
       detail::Tokens t{line};
-      if (tracer_version_ != 0 && tracer_version_ < 3)
-        for (int i = 0; i < 4; ++i) t.next();
       std::uint32_t line_num = 0, dests = 0, srcs = 0, width = 0;
       std::uint64_t pc = 0, mask = 0;
       if (!parse_dec_token(t.next(), line_num) || !parse_hex_token(t.next(), pc) ||
           !parse_hex_token(t.next(), mask) || !parse_dec_token(t.next(), dests) ||
           dests > kMaxRegOperands)
-        break;
+        continue;
       for (std::uint32_t i = 0; i < dests; ++i) t.next();
       const std::string_view opcode = t.next();
-      if (!parse_dec_token(t.next(), srcs) || srcs > kMaxRegOperands) break;
+      if (!parse_dec_token(t.next(), srcs) || srcs > kMaxRegOperands) continue;
       for (std::uint32_t i = 0; i < srcs; ++i) t.next();
-      if (!parse_dec_token(t.next(), width) || pc > 0xffffffffu) break;
+      if (!parse_dec_token(t.next(), width) || pc > 0xffffffffu) continue;
       if (width != 0 && detail::classify_sass(opcode).kind != detail::SassKind::Unsupported)
         lines.emplace(static_cast<std::uint32_t>(pc), line_num);
     }
   } catch (const SimError&) {
     // The main pass reports the same error at its line.
   }
+  if (need_extents) {
+    if (out.grid.x == 0 || out.grid.y == 0 || out.grid.z == 0)
+      out.grid = Dim3{max_xyz[0] + 1, max_xyz[1] + 1, max_xyz[2] + 1};
+    if (out.block.x == 0 || out.block.y == 0 || out.block.z == 0)
+      out.block = Dim3{(max_warp + 1) * static_cast<std::uint32_t>(kWarpSize), 1, 1};
+  }
   std::string value;
   for (const auto& [pc, line] : lines) {
     if (!value.empty()) value += ',';
     value += fmt::format("{}:{}", pc, line);
   }
-  if (!value.empty()) out.params.emplace_back("lineinfo", value);
+  line_info_ = std::move(value);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -320,9 +491,10 @@ bool AccelSimReader::load_block() {
   std::uint64_t expected = 0, seen = 0;  // instruction lines of the current warp
   std::uint32_t warp = 0;
   bool warp_open = false, insts_given = false;
+  bool counted = true;  // false: a legacy warp without its 'insts' line (Accel-Sim needs none)
   auto close_warp = [&] {
     if (warp_open && !insts_given) line_error(fmt::format("warp {} has no 'insts = n' line", warp));
-    if (seen < expected)
+    if (counted && seen < expected)
       line_error(fmt::format("warp {}: insts = {} but only {} instruction line{} follow", warp,
                              expected, seen, seen == 1 ? "" : "s"));
   };
@@ -351,6 +523,7 @@ bool AccelSimReader::load_block() {
                                xyz[1], xyz[2], g.x, g.y, g.z));
       cta_ = static_cast<std::uint32_t>(xyz[0] + std::uint64_t{xyz[1]} * g.x +
                                         std::uint64_t{xyz[2]} * g.x * g.y);
+      std::copy(std::begin(xyz), std::end(xyz), cta_xyz_);
       have_cta = true;
       continue;
     }
@@ -368,7 +541,9 @@ bool AccelSimReader::load_block() {
       warp_seen_[warp] = 1;
       warp_open = true;
       insts_given = false;
+      counted = true;
       expected = seen = 0;
+      cur_warp_ = warp;
       continue;
     }
     if (starts_with_word(line, "insts")) {
@@ -382,7 +557,12 @@ bool AccelSimReader::load_block() {
       continue;
     }
     if (line[0] == '#') line_error(fmt::format("unexpected line '{}'", shown_token(line)));
-    if (!insts_given || seen >= expected)
+    if (prefixed_ && warp_open && !insts_given) {
+      insts_given = true;  // legacy files may omit 'insts = n'
+      counted = false;
+      slots_.push_back(WarpSlot{warp, arena_.size(), 0});
+    }
+    if (!insts_given || (counted && seen >= expected))
       line_error(fmt::format("instruction line outside a warp's 'insts = {}' lines", expected));
     ++seen;
     parse_instruction(line);
@@ -397,40 +577,58 @@ bool AccelSimReader::load_block() {
 
 void AccelSimReader::parse_instruction(std::string_view line) {
   detail::Tokens t{line};
-  if (tracer_version_ != 0 && tracer_version_ < 3) {
-    // Versions before 3 prefix each line with "cta_x cta_y cta_z warp"; the block says the same.
-    for (int i = 0; i < 4; ++i) {
-      std::uint32_t v = 0;
-      if (!parse_dec_token(t.next(), v)) line_error("bad thread-block/warp prefix (tracer < 3)");
+  std::string_view tok;
+  if (prefixed_) {
+    // Pre-3 tracers prefix each line with "tb_x tb_y tb_z warp"; the block and warp lines say
+    // the same, so a difference means the file is not in this layout.
+    std::uint32_t v[4] = {0, 0, 0, 0};
+    std::string_view prefix = line;
+    for (std::uint32_t& x : v) {
+      tok = t.next();
+      if (!parse_dec_token(tok, x))
+        line_error(fmt::format(
+            "{} Accel-Sim layout expected 'tb_x tb_y tb_z warp' before the PC, found '{}'{}",
+            accelsim_layout_name(layout_), shown_token(prefix.substr(0, 32)),
+            tracer_version_ == 0 ? " (no '-accelsim tracer version' header: pre-3 assumed)" : ""));
     }
+    if (v[0] != cta_xyz_[0] || v[1] != cta_xyz_[1] || v[2] != cta_xyz_[2] || v[3] != cur_warp_)
+      line_error(fmt::format(
+          "{} Accel-Sim layout expected 'tb_x tb_y tb_z warp' = '{} {} {} {}' (this block and "
+          "warp), found '{} {} {} {}'",
+          accelsim_layout_name(layout_), cta_xyz_[0], cta_xyz_[1], cta_xyz_[2], cur_warp_, v[0],
+          v[1], v[2], v[3]));
   }
   std::uint32_t line_num = 0;
-  if (lineinfo_ && !parse_dec_token(t.next(), line_num))
-    line_error("bad source line number (the header says enable lineinfo = 1)");
+  if (lineinfo_) {
+    tok = t.next();
+    if (!parse_dec_token(tok, line_num))
+      field_error("the source line (decimal; the header says enable lineinfo = 1)", tok);
+  }
   std::uint64_t pc = 0, mask = 0;
-  std::string_view tok = t.next();
+  tok = t.next();
   if (!parse_hex_token(tok, pc) || pc > 0xffffffffu)
-    line_error(fmt::format("bad PC '{}' (expected hex, at most 32 bits)", shown_token(tok)));
+    field_error("the PC (hex, at most 32 bits)", tok);
   tok = t.next();
   if (!parse_hex_token(tok, mask) || mask > 0xffffffffu)
-    line_error(fmt::format("bad active mask '{}' (expected 8 hex digits)", shown_token(tok)));
+    field_error("the active mask (8 hex digits)", tok);
   std::uint32_t regs = 0;
   tok = t.next();
   if (!parse_dec_token(tok, regs) || regs > kMaxRegOperands)
-    line_error(fmt::format("bad destination count '{}'", shown_token(tok)));
+    field_error("the destination count dest_num", tok);
   for (std::uint32_t i = 0; i < regs; ++i)
-    if (t.next().empty()) line_error("line ends inside the destination registers");
+    if (t.next().empty())
+      field_error(fmt::format("{} destination register{}", regs, regs == 1 ? "" : "s"), "");
   const std::string_view opcode = t.next();
-  if (opcode.empty()) line_error("line ends before the opcode");
+  if (opcode.empty()) field_error("the opcode", "");
   tok = t.next();
   if (!parse_dec_token(tok, regs) || regs > kMaxRegOperands)
-    line_error(fmt::format("bad source count '{}'", shown_token(tok)));
+    field_error("the source count src_num", tok);
   for (std::uint32_t i = 0; i < regs; ++i)
-    if (t.next().empty()) line_error("line ends inside the source registers");
+    if (t.next().empty())
+      field_error(fmt::format("{} source register{}", regs, regs == 1 ? "" : "s"), "");
   std::uint32_t width = 0;
   tok = t.next();
-  if (!parse_dec_token(tok, width))
-    line_error(fmt::format("bad mem_width '{}' (expected a decimal byte count)", shown_token(tok)));
+  if (!parse_dec_token(tok, width)) field_error("mem_width (a decimal byte count)", tok);
   if (width == 0) {
     ++counts_.non_memory;
     return;
@@ -438,6 +636,11 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   const detail::SassAccess acc = detail::classify_sass(opcode);
   if (acc.kind == detail::SassKind::Unsupported) {
     ++counts_.unsupported;
+    const std::string_view base = opcode.substr(0, opcode.find('.'));
+    auto it = counts_.unsupported_by_opcode.find(base);
+    if (it == counts_.unsupported_by_opcode.end())
+      it = counts_.unsupported_by_opcode.emplace(std::string(base), 0).first;
+    ++it->second;
     return;
   }
   if (mask == 0) {
@@ -450,8 +653,9 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   tok = t.next();
   unsigned mode = 0;
   if (!parse_dec_token(tok, mode) || mode > 2)
-    line_error(fmt::format("unknown address mode '{}' (0 list, 1 base+stride, 2 base+deltas)",
-                           shown_token(tok)));
+    line_error(fmt::format(
+        "{} Accel-Sim layout: unknown address mode '{}' (0 list, 1 base+stride, 2 base+deltas)",
+        accelsim_layout_name(layout_), shown_token(tok)));
   auto short_list = [&](int got, const char* what) {
     line_error(fmt::format("{} has {} value{} but mask {:08x} has {} active lane{}", what, got,
                            got == 1 ? "" : "s", lanes, n, n == 1 ? "" : "s"));
@@ -493,7 +697,11 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   }
   t.next();  // the immediate, when present
   if (!t.done())
-    line_error(fmt::format("unexpected text '{}' after the addresses", shown_token(t.next())));
+    line_error(fmt::format("{} Accel-Sim layout: unexpected text '{}' after the addresses{}",
+                           accelsim_layout_name(layout_), shown_token(t.next()),
+                           layout_ == AccelSimLayout::V4 || layout_ == AccelSimLayout::V5
+                               ? " and the immediate"
+                               : ""));
 
   Op op = acc.op;
   if (acc.kind != detail::SassKind::Memory) {
@@ -503,10 +711,10 @@ void AccelSimReader::parse_instruction(std::string_view line) {
       ++counts_.generic_unresolved;
       if (!warned_generic_) {
         warned_generic_ = true;
-        spdlog::warn(
-            "{}:{}: generic {} without shmem/local base addresses in the header: "
-            "taken as shared, as Accel-Sim does",
-            name_, lines_->line_no(), store ? "ST" : "LD");
+        warn(
+            fmt::format("{}:{}: generic {} without shmem/local base addresses in the header: "
+                        "taken as shared, as Accel-Sim does",
+                        name_, lines_->line_no(), store ? "ST" : "LD"));
       }
     } else if (is_shared(op)) {
       for (int k = 0; k < n; ++k) addr[k] -= shmem_base_;  // offset in the shared window

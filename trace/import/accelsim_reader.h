@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -25,7 +27,20 @@ struct ImportCounts {
   std::uint64_t inactive = 0;            ///< memory instructions without an active lane
   std::uint64_t memcpy_commands = 0;     ///< MemcpyHtoD/DtoH lines of a kernelslist.g
   std::uint64_t generic_unresolved = 0;  ///< generic LD/ST taken as shared: base addresses absent
+  /// The unsupported memory instructions by opcode (text before the first '.'), for `info`.
+  std::map<std::string, std::uint64_t, std::less<>> unsupported_by_opcode;
 };
+
+/// The generation of an Accel-Sim `.traceg` layout, from its header and `#traces format` line.
+enum class AccelSimLayout : std::uint8_t {
+  Legacy,  ///< tracer < 3 (or no version header): every line starts with "tb_x tb_y tb_z warp"
+  V3,      ///< tracer 3: `PC mask ...`, shmem/local base addresses in the header
+  V4,      ///< tracer 4: optional `[line_num]` column (`-enable lineinfo`), maybe an immediate
+  V5,      ///< tracer 5 (NVBit 1.7): `[line_num]`, a trailing immediate column
+};
+
+/// "legacy (pre-3)", "tracer v3", "tracer v4" or "tracer v5".
+std::string_view accelsim_layout_name(AccelSimLayout layout);
 
 /// Streams an Accel-Sim trace: one `.traceg` (one kernel) or a `kernelslist.g` (its kernels in
 /// launch order, each file opened when reached, relative to the list's directory).
@@ -35,6 +50,13 @@ struct ImportCounts {
 /// instructions) and emitted interleaved, one instruction per warp in turn, warps in ascending
 /// id, a finished warp leaving the rotation. Records carry sm = kUnknownSm, so the simulator
 /// places CTA c on SM c mod sm_count. The PC is the instruction id.
+///
+/// The layout generation is taken from `-accelsim tracer version` (absent: from the `#traces
+/// format` line, and pre-3 when that has no `[line_num]` / `immediate` either, as Accel-Sim
+/// does). Header values that cannot be true (nregs above 255, binary version 0, a zero grid or
+/// block dimension, shared memory above any architecture's maximum) are replaced, warned about
+/// once per file and recorded in the kernel's params as `header_<field>=<value>`; a zero grid or
+/// block dimension is taken from the thread blocks and warps of the file (a pre-pass).
 ///
 /// Errors are SimErrors "<file>:<line>: <message>": bad header values, a block that does not
 /// follow `#BEGIN_TB` / `thread block` / `warp` / `insts` / `#END_TB`, a CTA outside the grid, a
@@ -56,6 +78,13 @@ class AccelSimReader final : public TraceReader {
   const std::string& source_name() const override { return name_; }
 
   const ImportCounts& counts() const { return counts_; }
+  /// The layout of the current (last opened) kernel file.
+  AccelSimLayout layout() const { return layout_; }
+  /// One line describing the current kernel file's layout, e.g. "Accel-Sim tracer v5 (lineinfo
+  /// off, immediate column)".
+  std::string layout_description() const;
+  /// Every warning logged so far (header values replaced, generic accesses without bases...).
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   struct WarpSlot {
@@ -64,13 +93,17 @@ class AccelSimReader final : public TraceReader {
     std::uint64_t left = 0;  // records not yet emitted
   };
 
-  bool open_next_list_kernel();                   // false at the end of the list
-  void read_header(KernelInfo& out);              // parses `-key = value` lines up to the first '#'
-  void collect_line_info(KernelInfo& out);        // lineinfo pre-pass (see README)
-  bool load_block();                              // false at the end of the kernel file
-  void parse_instruction(std::string_view line);  // appends one record to the arena
+  bool open_next_list_kernel();               // false at the end of the list
+  void read_header(KernelInfo& out);          // parses `-key = value` lines up to the first '#'
+  void check_header_values(KernelInfo& out);  // replaces (and warns about) impossible values
+  void prescan(KernelInfo& out, bool need_extents);  // lineinfo and grid/block extents pre-pass
+  bool load_block();                                 // false at the end of the kernel file
+  void parse_instruction(std::string_view line);     // appends one record to the arena
   void emit(WarpInstr& out);
   [[noreturn]] void line_error(std::string_view what) const;
+  /// "<file>:<line>: <layout> Accel-Sim layout expected <what>, found '<tok>'".
+  [[noreturn]] void field_error(std::string_view what, std::string_view tok) const;
+  void warn(std::string message);
 
   std::unique_ptr<InputStream> list_in_;  // kernelslist.g, when reading one
   std::unique_ptr<detail::LineReader> list_lines_;
@@ -89,12 +122,19 @@ class AccelSimReader final : public TraceReader {
   KernelInfo kernel_;
   std::uint64_t shmem_base_ = 0, local_base_ = 0;
   unsigned tracer_version_ = 0;
+  AccelSimLayout layout_ = AccelSimLayout::V5;
+  std::string format_line_;  // the `#traces format = ...` line, "" when absent
+  std::vector<std::pair<std::string, std::string>> header_lies_;  // header_<field> params
+  std::string line_info_;                                         // the lineinfo param value
+  bool prefixed_ = false;  // legacy: "tb_x tb_y tb_z warp" before the PC
   bool lineinfo_ = false;
   std::uint32_t warps_per_block_ = 1;
   std::unordered_set<std::uint32_t> kernel_ids_;
 
   // The buffered thread block.
   std::uint32_t cta_ = 0;
+  std::uint32_t cta_xyz_[3] = {0, 0, 0};
+  std::uint32_t cur_warp_ = 0;
   std::vector<std::uint64_t> arena_;
   std::vector<WarpSlot> slots_;
   std::vector<std::uint32_t> active_;  // indices into slots_ still emitting, ascending warp
@@ -102,6 +142,7 @@ class AccelSimReader final : public TraceReader {
   std::vector<std::uint8_t> warp_seen_;
 
   ImportCounts counts_;
+  std::vector<std::string> warnings_;
   bool warned_generic_ = false;
   bool logged_summary_ = false;
 };
