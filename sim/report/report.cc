@@ -13,7 +13,7 @@ void print_html(std::ostream& out, const RunReport& r);
 }  // namespace detail
 
 double efficiency(const AccessCounters& c) {
-  return c.bytes_fetched == 0 ? 0.0 : static_cast<double>(c.bytes_distinct) / c.bytes_fetched;
+  return fetch_efficiency(c);
 }
 
 ReportFormat parse_report_format(const std::string& name) {

@@ -12,9 +12,9 @@ void print_csv(std::ostream& out, const RunReport& r) {
   for (const auto& [key, value] : effective_config(r.config))
     fmt::print(out, "# {}={}\n", key, value);
   fmt::print(out, "kernel_id,kernel_name,mode,inst,op,size,class,segment_bytes");
-  for (const StatSpec& s : kMemoryStats) fmt::print(out, ",{}", s.name);
+  for (const Metric* s : kMemoryStats) fmt::print(out, ",{}", s->name);
   fmt::print(out, ",efficiency,wasted_bytes,wavefronts,ideal_wavefronts,conflicts");
-  for (const StatSpec& s : kHierarchyStats) fmt::print(out, ",{}", s.name);
+  for (const Metric* s : kHierarchyStats) fmt::print(out, ",{}", s->name);
   fmt::print(out, ",line\n");
   for (const KernelStats& k : r.kernels) {
     const auto lines = line_map(k.kernel);
@@ -23,10 +23,10 @@ void print_csv(std::ostream& out, const RunReport& r) {
       const bool shared = is_shared(i.op);
       fmt::print(out, "{},{},{},{},{},{},{},{}", k.kernel.id, k.kernel.name, k.mode, i.inst,
                  op_name(i.op), i.size, op_class_key(op_class(i.op)), shared ? 0 : i.segment_bytes);
-      for (const StatSpec& s : kMemoryStats) fmt::print(out, ",{}", c.*s.member);
+      for (const Metric* s : kMemoryStats) fmt::print(out, ",{}", s->count(c));
       fmt::print(out, ",{},{},{},{},{}", shared ? "" : fmt::format("{:.6f}", efficiency(c)),
                  wasted_bytes(c), c.wavefronts, c.ideal_wavefronts, conflicts(c));
-      for (const StatSpec& s : kHierarchyStats) fmt::print(out, ",{}", c.*s.member);
+      for (const Metric* s : kHierarchyStats) fmt::print(out, ",{}", s->count(c));
       const auto l = lines.find(i.inst);
       fmt::print(out, ",{}\n", l == lines.end() ? std::string() : std::to_string(l->second));
     }

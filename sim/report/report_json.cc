@@ -13,13 +13,13 @@ using Json = nlohmann::ordered_json;
 Json counters_json(const AccessCounters& c, bool shared) {
   Json j;
   if (shared) {
-    for (const StatSpec& s : kSharedStats) j[s.name] = c.*s.member;
+    for (const Metric* s : kSharedStats) j[s->name] = s->count(c);
     j["conflicts"] = conflicts(c);
     return j;
   }
-  for (const StatSpec& s : kMemoryStats) j[s.name] = c.*s.member;
+  for (const Metric* s : kMemoryStats) j[s->name] = s->count(c);
   j["efficiency"] = efficiency(c);
-  for (const StatSpec& s : kHierarchyStats) j[s.name] = c.*s.member;
+  for (const Metric* s : kHierarchyStats) j[s->name] = s->count(c);
   return j;
 }
 

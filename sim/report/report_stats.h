@@ -3,6 +3,7 @@
 /// Global/local/atomic rows report the coalescer's and the hierarchy's counts; shared rows the
 /// bank arbiter's.
 
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <map>
@@ -11,60 +12,38 @@
 
 #include "sim/config/config.h"
 #include "sim/core/stats.h"
+#include "sim/report/metrics.h"
 
 namespace gms::detail {
 
-struct StatSpec {
-  const char* name;
-  std::uint64_t AccessCounters::*member;
-  const char* help;
-};
+/// The printers' column lists (table rows of sim/report/metrics.h, in the printers' order).
+using MetricList = std::array<const Metric*, 9>;
 
-inline constexpr StatSpec kMemoryStats[] = {
-    {"instructions", &AccessCounters::instructions, "warp-level executions"},
-    {"active_threads", &AccessCounters::active_threads, "active lanes, summed"},
-    {"requests", &AccessCounters::requests, "1 per execution"},
-    {"sectors", &AccessCounters::sectors, "distinct 32-byte blocks, per execution"},
-    {"transactions", &AccessCounters::transactions, "distinct segment-size blocks, per execution"},
-    {"lines", &AccessCounters::lines, "distinct 128-byte blocks, per execution"},
-    {"bytes_requested", &AccessCounters::bytes_requested, "active lanes x access size"},
-    {"bytes_distinct", &AccessCounters::bytes_distinct, "distinct bytes, per execution"},
-    {"bytes_fetched", &AccessCounters::bytes_fetched, "transactions x segment size"},
-};
+/// Coalescing counts of global, local and atomic rows.
+inline constexpr MetricList kMemoryStats = {
+    metric("instructions"),    metric("active_threads"), metric("requests"),
+    metric("sectors"),         metric("transactions"),   metric("lines"),
+    metric("bytes_requested"), metric("bytes_distinct"), metric("bytes_fetched")};
 
 /// Hierarchy counters, reported for global, local and atomic rows in both modes.
-inline constexpr StatSpec kHierarchyStats[] = {
-    {"l1_sector_hits", &AccessCounters::l1_sector_hits, "requested sectors found in L1"},
-    {"l1_sector_misses", &AccessCounters::l1_sector_misses, "requested sectors not found in L1"},
-    {"l2_read_sectors", &AccessCounters::l2_read_sectors, "sectors read from L2"},
-    {"l2_read_sector_hits", &AccessCounters::l2_read_sector_hits, "L2 read sectors that hit"},
-    {"l2_read_sector_misses", &AccessCounters::l2_read_sector_misses,
-     "L2 read sectors that missed"},
-    {"l2_write_sectors", &AccessCounters::l2_write_sectors, "sectors written to L2"},
-    {"l2_atomic_sectors", &AccessCounters::l2_atomic_sectors, "sectors updated by atomics in L2"},
-    {"dram_read_bytes", &AccessCounters::dram_read_bytes,
-     "DRAM bytes read for this instruction's misses"},
-    {"dram_write_bytes", &AccessCounters::dram_write_bytes,
-     "DRAM write-backs of lines it dirtied last"},
-};
+inline constexpr MetricList kHierarchyStats = {
+    metric("l1_sector_hits"),      metric("l1_sector_misses"),      metric("l2_read_sectors"),
+    metric("l2_read_sector_hits"), metric("l2_read_sector_misses"), metric("l2_write_sectors"),
+    metric("l2_atomic_sectors"),   metric("dram_read_bytes"),       metric("dram_write_bytes")};
 
-inline constexpr StatSpec kSharedStats[] = {
-    {"instructions", &AccessCounters::instructions, "warp-level executions"},
-    {"active_threads", &AccessCounters::active_threads, "active lanes, summed"},
-    {"requests", &AccessCounters::requests, "1 per execution"},
-    {"bytes_requested", &AccessCounters::bytes_requested, "active lanes x access size"},
-    {"wavefronts", &AccessCounters::wavefronts, "bank-array passes"},
-    {"ideal_wavefronts", &AccessCounters::ideal_wavefronts, "passes without conflicts"},
-};
+/// Shared-memory rows.
+inline constexpr std::array<const Metric*, 6> kSharedStats = {
+    metric("instructions"),    metric("active_threads"), metric("requests"),
+    metric("bytes_requested"), metric("wavefronts"),     metric("ideal_wavefronts")};
 
 inline bool is_shared_class(OpClass c) {
   return c == OpClass::SharedLoad || c == OpClass::SharedStore;
 }
 inline std::uint64_t wasted_bytes(const AccessCounters& c) {
-  return c.bytes_fetched - c.bytes_distinct;
+  return metric("wasted_bytes")->count(c);
 }
 inline std::uint64_t conflicts(const AccessCounters& c) {
-  return c.wavefronts - c.ideal_wavefronts;
+  return metric("conflicts")->count(c);
 }
 
 /// Kernel-level L2 and DRAM totals: sums over all classes (plus write-backs of data that earlier

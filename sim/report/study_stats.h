@@ -36,6 +36,11 @@ inline double safe_ratio(double a, double b) {
   return b == 0 ? 0.0 : a / b;
 }
 
+/// Bytes used of the bytes fetched (bytes_distinct / bytes_fetched), 0 when nothing was fetched.
+inline double fetch_efficiency(const AccessCounters& c) {
+  return c.bytes_fetched == 0 ? 0.0 : static_cast<double>(c.bytes_distinct) / c.bytes_fetched;
+}
+
 /// L1 sector hit rate of loads, as a fraction (0 when nothing was looked up).
 inline double l1_hit_rate(const AccessCounters& c) {
   return safe_ratio(static_cast<double>(c.l1_sector_hits),

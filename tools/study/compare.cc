@@ -44,11 +44,11 @@ std::string mode_name(SimMode m) {
 }
 
 std::string cell(const CompareMetric& m, double v) {
-  return m.fraction ? fmt::format("{:.1f}%", 100 * v) : fmt::format("{}", v);
+  return m.percent() ? fmt::format("{:.1f}%", 100 * v) : fmt::format("{}", v);
 }
 
 std::string change(const CompareMetric& m, double a, double b) {
-  if (m.fraction) return fmt::format("{:+.1f} pt", 100 * (b - a));
+  if (m.percent()) return fmt::format("{:+.1f} pt", 100 * (b - a));
   if (a == 0) return b == 0 ? "=" : "new";
   return fmt::format("{:+.1f}%", 100 * (b - a) / a);
 }
@@ -70,8 +70,7 @@ void print_table(std::ostream& out, const Comparison& c) {
     const KernelSums sa = kernel_sums(k.a), sb = kernel_sums(k.b);
     fmt::print(out, "  {:<20}{:>16}{:>16}{:>12}\n", "total", "A", "B", "change");
     for (const CompareMetric* m : metrics) {
-      const bool shared =
-          std::string_view(m->name) == "wavefronts" || std::string_view(m->name) == "conflicts";
+      const bool shared = m->space == MetricSpace::Shared;
       const double a = m->value(shared ? sa.shared : sa.memory);
       const double b = m->value(shared ? sb.shared : sb.memory);
       fmt::print(out, "  {:<20}{:>16}{:>16}{:>12}\n", m->name, cell(*m, a), cell(*m, b),
@@ -101,8 +100,8 @@ void print_csv(std::ostream& out, const Comparison& c) {
   auto cells = [&](const AccessCounters& a, const AccessCounters& b) {
     std::string s;
     for (const CompareMetric* m : metrics)
-      s += m->fraction ? fmt::format(",{:.6f},{:.6f}", m->value(a), m->value(b))
-                       : fmt::format(",{},{}", m->value(a), m->value(b));
+      s += m->percent() ? fmt::format(",{:.6f},{:.6f}", m->value(a), m->value(b))
+                        : fmt::format(",{},{}", m->value(a), m->value(b));
     return s + fmt::format(",{}", u(dram_bytes(b)) - u(dram_bytes(a)));
   };
   for (const KernelComparison& k : c.kernels) {
@@ -152,24 +151,10 @@ void print_json(std::ostream& out, const Comparison& c) {
 
 const std::vector<CompareMetric>& compare_metrics() {
   static const std::vector<CompareMetric> kMetrics = {
-      {"requests", [](const AccessCounters& c) { return u(c.requests); }, false, false},
-      {"transactions", [](const AccessCounters& c) { return u(c.transactions); }, false, false},
-      {"sectors", [](const AccessCounters& c) { return u(c.sectors); }, false, false},
-      {"bytes_fetched", [](const AccessCounters& c) { return u(c.bytes_fetched); }, false, false},
-      {"efficiency",
-       [](const AccessCounters& c) { return safe_ratio(u(c.bytes_distinct), u(c.bytes_fetched)); },
-       true, false},
-      {"l1_hit_rate", [](const AccessCounters& c) { return l1_hit_rate(c); }, true, true},
-      {"l2_read_sectors", [](const AccessCounters& c) { return u(c.l2_read_sectors); }, false,
-       true},
-      {"l2_hit_rate", [](const AccessCounters& c) { return l2_hit_rate(c); }, true, true},
-      {"dram_read_bytes", [](const AccessCounters& c) { return u(c.dram_read_bytes); }, false,
-       true},
-      {"dram_write_bytes", [](const AccessCounters& c) { return u(c.dram_write_bytes); }, false,
-       true},
-      {"wavefronts", [](const AccessCounters& c) { return u(c.wavefronts); }, false, false},
-      {"conflicts", [](const AccessCounters& c) { return u(c.wavefronts - c.ideal_wavefronts); },
-       false, false},
+      *metric("requests"),         *metric("transactions"), *metric("sectors"),
+      *metric("bytes_fetched"),    *metric("efficiency"),   *metric("l1_hit_rate"),
+      *metric("l2_read_sectors"),  *metric("l2_hit_rate"),  *metric("dram_read_bytes"),
+      *metric("dram_write_bytes"), *metric("wavefronts"),   *metric("conflicts"),
   };
   return kMetrics;
 }

@@ -12,6 +12,7 @@
 #include "sim/config/config.h"
 #include "sim/core/stats.h"
 #include "sim/replay/simulator.h"
+#include "sim/report/metrics.h"
 #include "sim/report/report.h"
 
 namespace gms {
@@ -55,12 +56,9 @@ std::vector<KernelComparison> pair_kernels(const std::vector<KernelStats>& a,
                                            const std::vector<KernelStats>& b);
 
 /// One compared figure: a name, how to read it from counters, whether it is a fraction.
-struct CompareMetric {
-  const char* name;
-  double (*value)(const AccessCounters&);
-  bool fraction;
-  bool hierarchy;  ///< only shown when a side is cached
-};
+/// The statistics a comparison shows (rows of sim/report/metrics.h; hierarchy ones only when a
+/// side is cached).
+using CompareMetric = Metric;
 const std::vector<CompareMetric>& compare_metrics();
 
 /// Table, CSV, JSON or HTML.

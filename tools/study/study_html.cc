@@ -10,6 +10,7 @@
 
 #include "sim/report/html/html_page.h"
 #include "sim/report/html/svg_chart.h"
+#include "sim/report/metrics.h"
 #include "sim/report/study_stats.h"
 #include "sim/report/tidy_csv.h"
 #include "tools/study/compare.h"
@@ -30,7 +31,7 @@ double to_double(const std::string& s) {
 }
 
 std::string fmt_cell(const CompareMetric& m, double v) {
-  return m.fraction ? fmt::format("{:.1f}%", 100 * v) : fmt::format("{}", v);
+  return m.percent() ? fmt::format("{:.1f}%", 100 * v) : fmt::format("{}", v);
 }
 
 }  // namespace
@@ -70,24 +71,15 @@ void print_sweep_html(std::ostream& out, const TidyCsv& t) {
         k += fmt::format(" {}={}", t.columns[cfg_cols[c]].substr(4), r[cfg_cols[c]]);
       return k;
     };
-    struct SweepMetric {
-      const char* name;
-      bool percent;
-      bool hierarchy;
-    };
-    std::vector<SweepMetric> metrics{{"transactions", false, false},
-                                     {"bytes_fetched", false, false},
-                                     {"efficiency", true, false},
-                                     {"sectors_per_request", false, false},
-                                     {"conflicts", false, false}};
+    std::vector<const Metric*> metrics{metric("transactions"), metric("bytes_fetched"),
+                                       metric("efficiency"), metric("sectors_per_request"),
+                                       metric("conflicts")};
     if (any_cached)
-      metrics.insert(metrics.end(), {{"l1_hit_rate", true, true},
-                                     {"l2_hit_rate", true, true},
-                                     {"dram_read_bytes", false, true},
-                                     {"dram_write_bytes", false, true}});
+      metrics.insert(metrics.end(), {metric("l1_hit_rate"), metric("l2_hit_rate"),
+                                     metric("dram_read_bytes"), metric("dram_write_bytes")});
     page.heading(2, fmt::format("Sweep curves against {}", t.columns[x_col]));
-    for (const SweepMetric& m : metrics) {
-      const std::string metric = m.name;
+    for (const Metric* m : metrics) {
+      const std::string metric(m->name);
       const int col = t.column(metric);
       if (col < 0) continue;
       svg::LineChart chart{fmt::format("{} vs {}", metric, t.columns[x_col].substr(4)),
@@ -95,13 +87,13 @@ void print_sweep_html(std::ostream& out, const TidyCsv& t) {
                            metric,
                            xs,
                            {},
-                           m.percent};
+                           m->percent()};
       std::map<std::string, std::size_t> index;
       bool nonzero = false;
       for (const auto& r : t.rows) {
         // With both modes, the coalescer's figures from the cold rows, the hierarchy's from the
         // cached ones.
-        if (both_modes && (r[mode] == "cold") == m.hierarchy) continue;
+        if (both_modes && (r[mode] == "cold") == m->hierarchy) continue;
         const std::string key = series_key(r);
         auto it = index.find(key);
         if (it == index.end()) {
@@ -186,9 +178,8 @@ void print_comparison_html(std::ostream& out, const Comparison& c) {
     const KernelSums sa = kernel_sums(k.a), sb = kernel_sums(k.b);
     std::vector<std::vector<std::string>> totals;
     for (const CompareMetric* m : metrics) {
-      const bool shared =
-          std::string_view(m->name) == "wavefronts" || std::string_view(m->name) == "conflicts";
-      totals.push_back({m->name, fmt_cell(*m, m->value(shared ? sa.shared : sa.memory)),
+      const bool shared = m->space == MetricSpace::Shared;
+      totals.push_back({std::string(m->name), fmt_cell(*m, m->value(shared ? sa.shared : sa.memory)),
                         fmt_cell(*m, m->value(shared ? sb.shared : sb.memory))});
     }
     page.table({"total", "A", "B"}, totals);

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "sim/core/error.h"
+#include "sim/report/metrics.h"
 #include "sim/report/study_stats.h"
 #include "sim/report/tidy_csv.h"
 #include "trace/import/formats.h"
@@ -61,51 +62,63 @@ std::string frac(double v) {
   return fmt::format("{:.6f}", v);
 }
 
-/// One statistic column: computed from the memory-space and shared-space counters of a row and
-/// its instruction count.
+/// One statistic column: a row of the metric table over a row's memory-space or shared-space
+/// counters (the instruction count over both: a row is either).
 struct StatColumn {
   const char* name;
-  std::string (*value)(const AccessCounters& m, const AccessCounters& s, std::uint64_t instr);
+  const Metric* metric;
+  MetricSpace space;
 };
 
-// clang-format off
-const StatColumn kStatColumns[] = {
-    {"instructions", [](const AccessCounters&, const AccessCounters&, std::uint64_t i) { return num(i); }},
-    {"requests", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.requests); }},
-    {"active_threads", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.active_threads); }},
-    {"sectors", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.sectors); }},
-    {"transactions", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.transactions); }},
-    {"lines", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.lines); }},
-    {"bytes_requested", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.bytes_requested); }},
-    {"bytes_distinct", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.bytes_distinct); }},
-    {"bytes_fetched", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.bytes_fetched); }},
-    {"efficiency", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return frac(safe_ratio(static_cast<double>(m.bytes_distinct), static_cast<double>(m.bytes_fetched))); }},
-    {"wasted_bytes", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.bytes_fetched - m.bytes_distinct); }},
-    {"sectors_per_request", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return frac(sectors_per_request(m)); }},
-    {"ideal_sectors_per_request", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return frac(ideal_sectors_per_request(m)); }},
-    {"shared_requests", [](const AccessCounters&, const AccessCounters& s, std::uint64_t) { return num(s.requests); }},
-    {"wavefronts", [](const AccessCounters&, const AccessCounters& s, std::uint64_t) { return num(s.wavefronts); }},
-    {"ideal_wavefronts", [](const AccessCounters&, const AccessCounters& s, std::uint64_t) { return num(s.ideal_wavefronts); }},
-    {"conflicts", [](const AccessCounters&, const AccessCounters& s, std::uint64_t) { return num(s.wavefronts - s.ideal_wavefronts); }},
-    {"l1_sector_hits", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l1_sector_hits); }},
-    {"l1_sector_misses", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l1_sector_misses); }},
-    {"l1_hit_rate", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return frac(l1_hit_rate(m)); }},
-    {"l2_read_sectors", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l2_read_sectors); }},
-    {"l2_read_sector_hits", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l2_read_sector_hits); }},
-    {"l2_read_sector_misses", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l2_read_sector_misses); }},
-    {"l2_hit_rate", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return frac(l2_hit_rate(m)); }},
-    {"l2_write_sectors", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l2_write_sectors); }},
-    {"l2_atomic_sectors", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.l2_atomic_sectors); }},
-    {"dram_read_bytes", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.dram_read_bytes); }},
-    {"dram_write_bytes", [](const AccessCounters& m, const AccessCounters&, std::uint64_t) { return num(m.dram_write_bytes); }},
+constexpr StatColumn kStatColumns[] = {
+    {"instructions", metric("instructions"), MetricSpace::Any},
+    {"requests", metric("requests"), MetricSpace::Memory},
+    {"active_threads", metric("active_threads"), MetricSpace::Memory},
+    {"sectors", metric("sectors"), MetricSpace::Memory},
+    {"transactions", metric("transactions"), MetricSpace::Memory},
+    {"lines", metric("lines"), MetricSpace::Memory},
+    {"bytes_requested", metric("bytes_requested"), MetricSpace::Memory},
+    {"bytes_distinct", metric("bytes_distinct"), MetricSpace::Memory},
+    {"bytes_fetched", metric("bytes_fetched"), MetricSpace::Memory},
+    {"efficiency", metric("efficiency"), MetricSpace::Memory},
+    {"wasted_bytes", metric("wasted_bytes"), MetricSpace::Memory},
+    {"sectors_per_request", metric("sectors_per_request"), MetricSpace::Memory},
+    {"ideal_sectors_per_request", metric("ideal_sectors_per_request"), MetricSpace::Memory},
+    {"shared_requests", metric("requests"), MetricSpace::Shared},
+    {"wavefronts", metric("wavefronts"), MetricSpace::Shared},
+    {"ideal_wavefronts", metric("ideal_wavefronts"), MetricSpace::Shared},
+    {"conflicts", metric("conflicts"), MetricSpace::Shared},
+    {"l1_sector_hits", metric("l1_sector_hits"), MetricSpace::Memory},
+    {"l1_sector_misses", metric("l1_sector_misses"), MetricSpace::Memory},
+    {"l1_hit_rate", metric("l1_hit_rate"), MetricSpace::Memory},
+    {"l2_read_sectors", metric("l2_read_sectors"), MetricSpace::Memory},
+    {"l2_read_sector_hits", metric("l2_read_sector_hits"), MetricSpace::Memory},
+    {"l2_read_sector_misses", metric("l2_read_sector_misses"), MetricSpace::Memory},
+    {"l2_hit_rate", metric("l2_hit_rate"), MetricSpace::Memory},
+    {"l2_write_sectors", metric("l2_write_sectors"), MetricSpace::Memory},
+    {"l2_atomic_sectors", metric("l2_atomic_sectors"), MetricSpace::Memory},
+    {"dram_read_bytes", metric("dram_read_bytes"), MetricSpace::Memory},
+    {"dram_write_bytes", metric("dram_write_bytes"), MetricSpace::Memory},
 };
-// clang-format on
 
-std::string stat_cells(const AccessCounters& m, const AccessCounters& s, std::uint64_t instr) {
+std::string stat_cell(const StatColumn& c, const AccessCounters& m, const AccessCounters& s) {
+  if (c.metric->is_ratio()) return frac(c.metric->ratio(m));
+  switch (c.space) {
+    case MetricSpace::Memory:
+      return num(c.metric->count(m));
+    case MetricSpace::Shared:
+      return num(c.metric->count(s));
+    case MetricSpace::Any:
+      break;
+  }
+  return num(c.metric->count(m) + c.metric->count(s));
+}
+
+std::string stat_cells(const AccessCounters& m, const AccessCounters& s) {
   std::string out;
   for (const StatColumn& c : kStatColumns) {
     out += ',';
-    out += c.value(m, s, instr);
+    out += stat_cell(c, m, s);
   }
   return out;
 }
@@ -166,7 +179,7 @@ std::string run_point(const SweepSpec& spec, const SimConfig& cfg, std::size_t p
         fmt::format("{},{},{},{}", prefix, k.mode, k.kernel.id, csv_cell(k.kernel.name));
     if (!spec.per_instruction) {
       const KernelSums s = kernel_sums(k);
-      out += head + stat_cells(s.memory, s.shared, k.records) + "\n";
+      out += head + stat_cells(s.memory, s.shared) + "\n";
       continue;
     }
     for (const InstrStats& i : k.instructions) {
@@ -174,7 +187,7 @@ std::string run_point(const SweepSpec& spec, const SimConfig& cfg, std::size_t p
       const AccessCounters none;
       out += fmt::format("{},{},{},{},{},{}", head, i.inst, op_name(i.op), i.size,
                          op_class_key(op_class(i.op)), shared ? 0 : i.segment_bytes);
-      out += stat_cells(shared ? none : i.c, shared ? i.c : none, i.c.instructions) + "\n";
+      out += stat_cells(shared ? none : i.c, shared ? i.c : none) + "\n";
     }
   }
   if (progress != nullptr) {
