@@ -1,7 +1,10 @@
 // The run, convert, gen and info commands end to end, as a user calls them.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <vector>
 
 #include "tests/tools/cli/cli_runner.h"
 
@@ -41,17 +44,38 @@ TEST(CliRunTest, JsonContractKeys) {
 }
 
 TEST(CliRunTest, TotalsAreSumsOfInstructionRows) {
+  // Every row carries its class's counts and every kernel the totals of every class: a key
+  // missing on either side fails (json::at throws), and so does a trace without rows to sum.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> keys = {
+      {"global_load", {"instructions", "requests", "sectors", "transactions", "lines"}},
+      {"global_store", {"instructions", "requests", "sectors", "transactions", "lines"}},
+      {"global_atomic", {"instructions", "requests", "sectors", "transactions", "lines"}},
+      {"local_load", {"instructions", "requests", "sectors", "transactions", "lines"}},
+      {"local_store", {"instructions", "requests", "sectors", "transactions", "lines"}},
+      {"shared_load", {"instructions", "wavefronts", "ideal_wavefronts", "conflicts"}},
+      {"shared_store", {"instructions", "wavefronts", "ideal_wavefronts", "conflicts"}}};
   const nlohmann::json j = run_json(data_path("example_stream.wtrace"));
-  for (const auto& k : j["kernels"]) {
-    std::map<std::string, std::uint64_t> sectors, wavefronts;
-    for (const auto& i : k["instructions"]) {
-      const std::string cls = i["class"];
-      if (i.contains("sectors")) sectors[cls] += i["sectors"].get<std::uint64_t>();
-      if (i.contains("wavefronts")) wavefronts[cls] += i["wavefronts"].get<std::uint64_t>();
+  ASSERT_EQ(j.at("kernels").size(), 5u);
+  std::set<std::string> classes_seen;
+  for (const auto& k : j.at("kernels")) {
+    SCOPED_TRACE(k.at("name").get<std::string>());
+    std::map<std::string, std::map<std::string, std::uint64_t>> sums;
+    for (const auto& [cls, names] : keys)
+      for (const std::string& key : names) sums[cls][key] = 0;
+    ASSERT_FALSE(k.at("instructions").empty());
+    for (const auto& i : k.at("instructions")) {
+      const std::string cls = i.at("class");
+      ASSERT_TRUE(sums.contains(cls)) << cls;
+      classes_seen.insert(cls);
+      for (auto& [key, sum] : sums[cls]) sum += i.at(key).get<std::uint64_t>();
     }
-    for (const auto& [cls, v] : sectors) EXPECT_EQ(k["totals"][cls]["sectors"], v) << cls;
-    for (const auto& [cls, v] : wavefronts) EXPECT_EQ(k["totals"][cls]["wavefronts"], v) << cls;
+    for (const auto& [cls, by_key] : sums)
+      for (const auto& [key, sum] : by_key)
+        EXPECT_EQ(k.at("totals").at(cls).at(key).get<std::uint64_t>(), sum) << cls << "." << key;
   }
+  // The trace's rows cover every class but local memory.
+  EXPECT_EQ(classes_seen, (std::set<std::string>{"global_load", "global_store", "global_atomic",
+                                                 "shared_load", "shared_store"}));
 }
 
 TEST(CliRunTest, KeplerAndVoltaGiveModelsBAndA) {
