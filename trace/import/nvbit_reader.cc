@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <bit>
+#include <cctype>
 
 #include "sim/core/error.h"
 #include "trace/import/import_parse.h"
@@ -21,6 +23,16 @@ constexpr std::string_view kPrefix = "MEMTRACE: ";
 constexpr std::string_view kSep = " - ";
 constexpr std::uint32_t kMaxWarpSlots = 64;    // %warpid is below the SM's warp slots
 constexpr std::size_t kMaxOpcodes = 1u << 12;  // distinct opcode spellings per kernel
+constexpr std::uint64_t kMaxSmId = 1u << 16;
+
+constexpr const char* kLoneThreadLine =
+    "per-thread 'ThreadN,data,address' line without a record line before it: it carries no "
+    "CTA, warp or opcode, so it cannot be replayed";
+
+/// True for "ThreadN,..." (a per-thread line of a modified mem_trace).
+bool is_thread_line(std::string_view body) {
+  return body.starts_with("Thread") && body.size() > 6 && body[6] >= '0' && body[6] <= '9';
+}
 
 /// Removes `word` from the front of `s`; false when `s` does not start with it.
 bool eat(std::string_view& s, std::string_view word) {
@@ -88,6 +100,7 @@ NvbitReader::LineKind NvbitReader::classify(std::string_view line, std::string_v
       (body.starts_with("Kernel ") && body.find(" - grid size ") != std::string_view::npos))
     return LineKind::Launch;
   if (body.starts_with("grid_launch_id ") || body.starts_with("CTA ")) return LineKind::Record;
+  if (is_thread_line(body)) return LineKind::Thread;
   if (has_ctx) line_error(fmt::format("unrecognised mem_trace line '{}'", shown_token(line)));
   return LineKind::Other;
 }
@@ -97,6 +110,11 @@ void NvbitReader::parse_launch(std::string_view body, KernelInfo& out) {
   std::string_view name;
   bool has_id = false;
   std::uint64_t id = 0;
+  if (body.starts_with("LAUNCH - ")) {
+    seen_prefixed_ = true;
+  } else {
+    seen_old_ = true;
+  }
   if (eat(body, "LAUNCH - ")) {
     // Kernel pc 0x... - Kernel name NAME - grid launch id N - grid size ... (current mem_trace)
     const std::size_t n0 = body.find("Kernel name ");
@@ -174,25 +192,116 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
   if (warp >= kMaxWarpSlots)
     line_error(
         fmt::format("warp {} is out of range (NVBit's %warpid is below {})", warp, kMaxWarpSlots));
-  const std::string_view opcode = trim(next_field(s));
+  // The stock record goes on "OPCODE - 0x... (32 addresses)"; modified tools add "KEY VALUE"
+  // fields anywhere after the warp (SM_id, pc, Size, mask), or print the addresses on the
+  // following ThreadN,data,address lines.
+  s = trim(s);
+  if (s == "-" || s.ends_with(" -")) s = trim(s.substr(0, s.size() - 1));  // "OPCODE -" alone
+  std::string_view opcode, addrs;
+  bool has_sm = false, has_pc = false, has_size = false, has_mask = false;
+  std::uint64_t sm = 0, pc = 0, size = 0, given_mask = 0;
+  while (!s.empty()) {
+    const std::string_view field = trim(next_field(s));
+    if (field.empty()) continue;
+    std::size_t cut = 0;
+    while (cut < field.size() && !detail::is_space(field[cut]) && field[cut] != '=' &&
+           field[cut] != ':')
+      ++cut;
+    const std::string_view key = field.substr(0, cut);
+    std::string_view value = field.substr(cut);
+    while (!value.empty() &&
+           (detail::is_space(value.front()) || value.front() == '=' || value.front() == ':'))
+      value.remove_prefix(1);
+    if (key.starts_with("0x")) {  // the addresses: the last field
+      addrs = field;
+      if (!trim(s).empty())
+        line_error(fmt::format("unexpected field '{}' after the addresses", shown_token(s)));
+      break;
+    }
+    if (value.empty()) {
+      if (!opcode.empty())
+        line_error(
+            fmt::format("unknown field '{}' after the opcode '{}' (known: SM_id, pc, "
+                        "Size, mask, then the addresses)",
+                        shown_token(field), opcode));
+      opcode = field;
+      continue;
+    }
+    std::string lower(key);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto number = [&](std::uint64_t& v, bool hex) {
+      const bool ok =
+          hex || value.starts_with("0x") ? parse_hex_token(value, v) : parse_dec_token(value, v);
+      if (!ok)
+        line_error(fmt::format("bad {} '{}' (expected {})", key, shown_token(value),
+                               hex ? "hex" : "a decimal or 0x hex number"));
+    };
+    if (lower == "sm_id" || lower == "sm" || lower == "smid" || lower == "sm_id_") {
+      number(sm, false);
+      if (sm >= kMaxSmId) line_error(fmt::format("{} {} is out of range", key, sm));
+      has_sm = seen_sm_ = true;
+    } else if (lower == "pc" || lower == "pc_offset" || lower == "offset") {
+      number(pc, true);
+      if (pc > 0xffffffffu) line_error(fmt::format("{} {:#x} does not fit 32 bits", key, pc));
+      has_pc = seen_pc_ = true;
+    } else if (lower == "size" || lower == "bytes" || lower == "width") {
+      number(size, false);
+      if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16)
+        line_error(fmt::format("{} {} is not an access size (1, 2, 4, 8 or 16 bytes)", key, size));
+      has_size = seen_size_ = true;
+    } else if (lower == "mask" || lower == "active_mask" || lower == "activemask") {
+      number(given_mask, true);
+      if (given_mask > 0xffffffffu)
+        line_error(fmt::format("{} {:#x} exceeds 32 lanes", key, given_mask));
+      has_mask = seen_mask_ = true;
+    } else {
+      line_error(fmt::format(
+          "unknown field '{}' in a mem_trace record (known: SM_id, pc, Size, mask besides the "
+          "stock CTA, warp, opcode and addresses)",
+          shown_token(field)));
+    }
+  }
   if (opcode.empty()) line_error("record lacks the opcode");
-  // 32 addresses, one per lane, "0x%016lx ".
-  detail::Tokens t{s};
   int count = 0;
   LaneMask mask = 0;
-  for (std::string_view a = t.next(); !a.empty(); a = t.next()) {
-    std::uint64_t v = 0;
-    if (!parse_hex_token(a, v, true))
-      line_error(fmt::format("bad address '{}' (expected 0x and hex digits)", shown_token(a)));
-    if (count < kWarpSize) {
-      out.addr[count] = v;
-      if (v != 0) mask |= LaneMask{1} << count;
+  if (addrs.empty()) {
+    // No addresses on the line: a per-thread list follows (ThreadN,data,address).
+    out.addr.fill(0);
+    thread_opcode_.assign(opcode);  // the line's buffer is reused by the next lines
+    opcode = thread_opcode_;
+    read_thread_lines(out);
+    for (int i = 0; i < kWarpSize; ++i)
+      if (out.addr[i] != 0) mask |= LaneMask{1} << i;
+    count = kWarpSize;
+  } else {
+    // 32 addresses, one per lane, "0x%016lx ".
+    detail::Tokens t{addrs};
+    for (std::string_view a = t.next(); !a.empty(); a = t.next()) {
+      std::uint64_t v = 0;
+      if (!parse_hex_token(a, v, true))
+        line_error(fmt::format("bad address '{}' (expected 0x and hex digits)", shown_token(a)));
+      if (count < kWarpSize) {
+        out.addr[count] = v;
+        if (v != 0) mask |= LaneMask{1} << count;
+      }
+      ++count;
     }
-    ++count;
   }
-  if (count != kWarpSize)
+  if (has_mask) {
+    mask = static_cast<LaneMask>(given_mask);
+    for (int i = 0; i < kWarpSize; ++i)
+      if (!((mask >> i) & 1)) out.addr[i] = 0;
+  }
+  if (count != kWarpSize && !(has_mask && count == std::popcount(mask)))
     line_error(fmt::format("record has {} address{}; mem_trace prints 32 (one per lane)", count,
                            count == 1 ? "" : "es"));
+  if (has_mask && count != kWarpSize) {
+    // Only the active lanes' addresses, in lane order.
+    std::array<Addr, kWarpSize> packed{};
+    int k = 0;
+    for (LaneMask m = mask; m != 0; m &= m - 1) packed[std::countr_zero(m)] = out.addr[k++];
+    out.addr = packed;
+  }
   const detail::SassAccess acc = detail::classify_sass(opcode);
   if (acc.kind == detail::SassKind::Unsupported) {
     ++counts_.unsupported;
@@ -205,14 +314,19 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
   out.op = acc.kind == detail::SassKind::GenericLoad    ? Op::LDG
            : acc.kind == detail::SassKind::GenericStore ? Op::STG
                                                         : acc.op;
-  out.size = acc.size;
+  out.size = has_size ? static_cast<std::uint8_t>(size) : acc.size;
   out.strided = false;
   out.stride = 0;
-  out.sm = kUnknownSm;
+  out.sm = has_sm ? static_cast<std::uint32_t>(sm) : kUnknownSm;
   out.cta = static_cast<std::uint32_t>(xyz[0] + std::uint64_t{xyz[1]} * g.x +
                                        std::uint64_t{xyz[2]} * g.x * g.y);
   out.warp = warp;
   out.mask = mask;
+  if (has_pc) {  // the PC beats inference
+    out.inst = static_cast<std::uint32_t>(pc);
+    ++counts_.records;
+    return true;
+  }
   // Instruction id: the n-th record of this opcode in this warp (see the class comment).
   auto op_it = opcode_index_.find(opcode);
   if (op_it == opcode_index_.end()) {
@@ -230,10 +344,62 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
   return true;
 }
 
+bool NvbitReader::next_line(std::string_view& line) {
+  if (have_held_) {
+    have_held_ = false;
+    line = held_;
+    return true;
+  }
+  return lines_.next(line);
+}
+
+void NvbitReader::read_thread_lines(WarpInstr& out) {
+  // ThreadN,data,address: lane N's address (the data, a value the tool printed, is ignored).
+  std::string_view line, body;
+  int seen = 0;
+  while (lines_.next(line)) {
+    bool prefixed = false, has_ctx = false;
+    body = trim(strip_prefixes(line, prefixed, has_ctx));
+    if (!is_thread_line(body)) {
+      held_.assign(line);
+      have_held_ = true;
+      break;
+    }
+    std::string_view rest = body.substr(6);
+    const std::size_t c1 = rest.find(',');
+    const std::size_t c2 = c1 == std::string_view::npos ? c1 : rest.find(',', c1 + 1);
+    std::uint32_t lane = 0;
+    std::uint64_t addr = 0;
+    if (c2 == std::string_view::npos || !parse_dec_token(trim(rest.substr(0, c1)), lane) ||
+        !parse_hex_token(trim(rest.substr(c2 + 1)), addr))
+      line_error(fmt::format("bad per-thread line '{}' (expected ThreadN,data,0xADDRESS)",
+                             shown_token(body)));
+    if (lane >= kWarpSize) line_error(fmt::format("Thread{} is not a lane of a warp (0-31)", lane));
+    out.addr[lane] = addr;
+    ++seen;
+  }
+  if (seen == 0) line_error("record without addresses and no ThreadN,data,address lines after it");
+  seen_thread_lists_ = true;
+}
+
+std::string NvbitReader::format_description() const {
+  std::string d = "NVBit mem_trace (";
+  d += seen_prefixed_ && seen_old_ ? "MEMTRACE: CTX and older unprefixed lines"
+       : seen_old_                 ? "older unprefixed lines"
+                                   : "MEMTRACE: CTX lines";
+  std::string extra;
+  for (const auto& [seen, name] : {std::pair{seen_sm_, "SM_id"}, std::pair{seen_pc_, "pc"},
+                                   std::pair{seen_size_, "Size"}, std::pair{seen_mask_, "mask"}})
+    if (seen) extra += fmt::format("{}{}", extra.empty() ? "" : ", ", name);
+  if (!extra.empty()) d += "; extra fields " + extra;
+  if (seen_thread_lists_) d += "; per-thread ThreadN,data,address lists";
+  return d + ")";
+}
+
 bool NvbitReader::next_kernel(KernelInfo& out) {
   std::string_view line, body;
   while (!have_pending_) {
-    if (!lines_.next(line)) {
+    if (!next_line(line)) {
       in_kernel_ = false;
       if (!seen_launch_)
         fail(
@@ -260,6 +426,8 @@ bool NvbitReader::next_kernel(KernelInfo& out) {
         parse_record(body, skipped);  // a skipped kernel's records are still checked
         break;
       }
+      case LineKind::Thread:
+        line_error(kLoneThreadLine);
       case LineKind::Other:
         break;
     }
@@ -274,11 +442,13 @@ bool NvbitReader::next_kernel(KernelInfo& out) {
   seen_launch_ = true;
   if (!warned_) {
     warned_ = true;
-    spdlog::warn(
+    std::string w = fmt::format(
         "{}: NVBit mem_trace logs carry no PC and no active mask: lanes with address 0 "
         "are taken as inactive, and instruction ids are inferred (n-th occurrence of an "
-        "opcode in its warp)",
+        "opcode in its warp) unless a record has pc and mask fields",
         in_->name());
+    spdlog::warn("{}", w);
+    warnings_.push_back(std::move(w));
   }
   return true;
 }
@@ -287,7 +457,7 @@ std::size_t NvbitReader::read(std::span<WarpInstr> out) {
   std::size_t n = 0;
   std::string_view line, body;
   while (n < out.size() && in_kernel_) {
-    if (!lines_.next(line)) {
+    if (!next_line(line)) {
       in_kernel_ = false;
       break;
     }
@@ -300,6 +470,8 @@ std::size_t NvbitReader::read(std::span<WarpInstr> out) {
       case LineKind::Record:
         if (parse_record(body, out[n])) ++n;
         break;
+      case LineKind::Thread:
+        line_error(kLoneThreadLine);
       case LineKind::Other:
         break;
     }

@@ -2,6 +2,9 @@
 /// Importer of the text that NVBit's `mem_trace` example tool prints: launch lines and one line
 /// per warp-level memory instruction with 32 addresses. Both the current form (lines prefixed
 /// `MEMTRACE: CTX 0x... -`, with `grid_launch_id`) and the older one (no prefix) are read.
+/// Modified tools' layouts are read too: extra ` - KEY VALUE` fields in a record (`SM_id`/`sm`,
+/// `pc`, `Size`/`size`, `mask`; an unknown key is an error naming it), and records whose
+/// addresses come on the following lines, one `ThreadN,data,address` line per lane.
 /// Rules: README.md, "Importing Accel-Sim and NVBit traces".
 
 #include <cstdint>
@@ -19,19 +22,19 @@
 
 namespace gms::trace {
 
-/// Streams an NVBit mem_trace log. The log has no PC and no active mask, so both are inferred
-/// (a warning says so once per file):
+/// Streams an NVBit mem_trace log. The stock log has no PC and no active mask, so both are
+/// inferred (a warning says so once per file) unless the record carries `pc` / `mask` fields:
 ///   - a lane whose address is 0 is inactive; a record with no active lane is skipped (counted);
 ///   - the instruction id of a record is the dense id of (opcode, n), where n counts earlier
 ///     records of the same opcode in the same warp (CTA, warp) of the kernel: the first LDG.E of
 ///     every warp gets one id, its second LDG.E another, and so on. Ids are numbered in order of
 ///     first appearance, per kernel.
 /// `warp` is NVBit's %warpid (the warp's slot on its SM, < 64), not the index in the block.
-/// Records keep the log's order; sm = kUnknownSm. Lines that are neither launches nor records
-/// (the NVBit banner, the application's output) are ignored; a `MEMTRACE: CTX` line that does
-/// not parse, a record before any launch, a CTA outside the grid, a warp id of 64 or more, a
-/// record of another launch than the current one, or an address count other than 32 is an
-/// error naming the file and line.
+/// Records keep the log's order; sm = kUnknownSm unless the record has an `SM_id` field. Lines that
+/// are neither launches nor records (the NVBit banner, the application's output) are ignored; a
+/// `MEMTRACE: CTX` line that does not parse, a record before any launch, a CTA outside the grid, a
+/// warp id of 64 or more, a record of another launch than the current one, or an address count
+/// other than 32 is an error naming the file and line.
 class NvbitReader final : public TraceReader {
  public:
   explicit NvbitReader(std::unique_ptr<InputStream> in);
@@ -45,12 +48,19 @@ class NvbitReader final : public TraceReader {
   const std::string& source_name() const override { return in_->name(); }
 
   const ImportCounts& counts() const { return counts_; }
+  /// "NVBit mem_trace (MEMTRACE: CTX lines)" or "(older unprefixed lines)", with the extra
+  /// fields and per-thread lists seen so far.
+  std::string format_description() const;
+  /// Every warning logged so far.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
-  enum class LineKind { Other, Launch, Record };
+  enum class LineKind { Other, Launch, Record, Thread };
   LineKind classify(std::string_view line, std::string_view& body) const;
   void parse_launch(std::string_view body, KernelInfo& out);
   bool parse_record(std::string_view body, WarpInstr& out);  // false: skipped (counted)
+  bool next_line(std::string_view& line);                    // a held line first
+  void read_thread_lines(WarpInstr& out);  // the ThreadN,data,address lines after a record
   [[noreturn]] void line_error(std::string_view what) const;
 
   std::unique_ptr<InputStream> in_;
@@ -76,6 +86,13 @@ class NvbitReader final : public TraceReader {
   std::unordered_map<std::uint64_t, std::uint32_t> inst_ids_;           // (opcode, n) -> id
 
   ImportCounts counts_;
+  std::vector<std::string> warnings_;
+  std::string held_;           // a line read past the per-thread lines, not yet handled
+  std::string thread_opcode_;  // the opcode of a record whose per-thread lines follow
+  bool have_held_ = false;
+  bool seen_prefixed_ = false, seen_old_ = false;
+  bool seen_sm_ = false, seen_pc_ = false, seen_size_ = false, seen_mask_ = false;
+  bool seen_thread_lists_ = false;
   bool warned_ = false;
   bool logged_summary_ = false;
 };
