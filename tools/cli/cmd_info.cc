@@ -14,7 +14,9 @@
 #include "sim/core/error.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
+#include "trace/import/accelsim_reader.h"
 #include "trace/import/formats.h"
+#include "trace/import/nvbit_reader.h"
 
 namespace gms::cli {
 
@@ -80,6 +82,29 @@ struct AddrRange {
   }
 };
 
+/// What an Accel-Sim or NVBit import skipped and warned about, after its last kernel.
+std::string import_summary(const trace::ImportCounts& c, const std::vector<std::string>& warnings,
+                           bool accelsim) {
+  std::string text = "  skipped instructions:\n";
+  auto row = [&](std::string_view label, std::uint64_t n, std::string_view more = {}) {
+    text += fmt::format("    {:<26}{:>14}{}\n", label, n, more);
+  };
+  if (accelsim) row("non-memory (mem_width 0)", c.non_memory);
+  std::string by_opcode;
+  for (const auto& [opcode, n] : c.unsupported_by_opcode)
+    by_opcode += fmt::format("{}{} {}", by_opcode.empty() ? " (" : ", ", opcode, n);
+  if (!by_opcode.empty()) by_opcode += ")";
+  row("unsupported memory space", c.unsupported, by_opcode);
+  row("no active lane", c.inactive);
+  if (accelsim) {
+    row("memcpy commands ignored", c.memcpy_commands);
+    row("generic LD/ST as shared", c.generic_unresolved, " (no shmem/local base addresses)");
+  }
+  text += fmt::format("  warnings: {}\n", warnings.size());
+  for (const std::string& w : warnings) text += fmt::format("    {}\n", w);
+  return text;
+}
+
 }  // namespace
 
 int cmd_info(const std::vector<std::string>& args) {
@@ -93,7 +118,9 @@ int cmd_info(const std::vector<std::string>& args) {
       "Lists each trace's kernels with their records per operation, active threads,\n"
       "whether SM ids are known, the warps seen and the footprint: distinct 128-byte lines\n"
       "of global/local/atomic accesses (exact up to 65536, then a HyperLogLog estimate\n"
-      "marked ~) and the byte ranges touched.",
+      "marked ~) and the byte ranges touched. For Accel-Sim and NVBit inputs also the\n"
+      "format generation of each kernel, the instructions skipped by reason and the\n"
+      "warnings of the import.",
       visible, vm);
   const auto format = trace::parse_trace_format(vm["trace-format"].as<std::string>());
   if (traces.empty()) return 0;
@@ -102,9 +129,14 @@ int cmd_info(const std::vector<std::string>& args) {
   std::vector<WarpInstr> batch(4096);
   for (const std::string& path : traces) {
     auto reader = trace::open_trace_reader(path, format);
+    const auto* accelsim = dynamic_cast<const trace::AccelSimReader*>(reader.get());
+    const auto* nvbit = dynamic_cast<const trace::NvbitReader*>(reader.get());
     text += fmt::format("{}\n", path);
     KernelInfo k;
     while (reader->next_kernel(k)) {
+      const std::string format_line = accelsim ? accelsim->layout_description()
+                                      : nvbit  ? nvbit->format_description()
+                                               : std::string();
       std::array<std::uint64_t, kOpCount> per_op{};
       std::uint64_t records = 0, threads = 0, with_sm = 0;
       DistinctCount warps, lines;
@@ -147,7 +179,13 @@ int cmd_info(const std::vector<std::string>& args) {
       for (int op = 0; op < kOpCount; ++op)
         if (per_op[op] != 0)
           text += fmt::format("    {:<6}{:>14}\n", op_name(static_cast<Op>(op)), per_op[op]);
+      if (!format_line.empty()) text += fmt::format("    format: {}\n", format_line);
+      for (const auto& [key, value] : k.params)
+        if (key.starts_with("header_"))
+          text += fmt::format("    header value ignored: {}={}\n", key.substr(7), value);
     }
+    if (accelsim) text += import_summary(accelsim->counts(), accelsim->warnings(), true);
+    if (nvbit) text += import_summary(nvbit->counts(), nvbit->warnings(), false);
   }
   write_output("-", text);
   return 0;
