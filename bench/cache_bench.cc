@@ -26,7 +26,7 @@ std::vector<Addr> line_addresses(bool random, std::size_t n, Addr footprint) {
 
 void BM_L1Lookup(benchmark::State& state) {
   const bool random = state.range(0) != 0;
-  L1Config cfg;
+  L1Config cfg = default_config().l1;
   L1Cache<LruPolicy> l1(cfg, 256 * 1024, LruPolicy{});
   const auto lines = line_addresses(random, 1 << 16, random ? Addr{1} << 30 : 128 * 1024);
   std::size_t i = 0;
@@ -37,7 +37,7 @@ BENCHMARK(BM_L1Lookup)->Arg(0)->Arg(1);
 
 void BM_L2Read(benchmark::State& state) {
   const bool random = state.range(0) != 0;
-  L2Config cfg;
+  L2Config cfg = default_config().l2;
   L2Cache<LruPolicy> l2(cfg, std::vector<LruPolicy>(cfg.slices));
   const auto lines = line_addresses(random, 1 << 16, random ? Addr{1} << 30 : Addr{32} << 20);
   NullSink sink;

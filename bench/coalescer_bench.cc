@@ -33,7 +33,7 @@ std::vector<WarpInstr> make_records(bool random, Op op, unsigned size) {
 /// Arg 0: unit-stride warps (4 sectors each); arg 1: 32 random sectors over 1 GiB.
 void BM_Coalesce(benchmark::State& state) {
   const auto records = make_records(state.range(0) != 0, Op::LDG, 4);
-  const Coalescer c(CoalescerConfig{});
+  const Coalescer c(default_config().coalescer);
   CoalescedAccess out;
   std::size_t i = 0;
   for (auto _ : state) {
@@ -46,7 +46,7 @@ BENCHMARK(BM_Coalesce)->Arg(0)->Arg(1);
 
 void BM_BankArbiterUnitStride(benchmark::State& state) {
   auto records = make_records(false, Op::LDS, static_cast<unsigned>(state.range(0)));
-  const SmemArbiter a(SharedMemConfig{});
+  const SmemArbiter a(default_config().shared);
   std::size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(a.arbitrate(records[i++ & 4095]).wavefronts);

@@ -70,13 +70,29 @@ std::vector<std::uint64_t> random_lines(std::size_t n, std::uint64_t seed) {
   return v;
 }
 
+/// The H200 preset's geometry (configs/hopper-h200.ini) as compile-time constants, for the
+/// bare loops' template arguments and constant divisors; checked against the preset at run time.
+constexpr std::uint32_t kH200L1Sets = 32, kH200L1Ways = 64;  // 256 KiB of 128-byte lines
+constexpr std::uint32_t kH200L2Slices = 96, kH200L2Ways = 16, kH200L2Sets = 320;  // 60 MiB
+
+bool h200_geometry_matches() {
+  const SimConfig c = default_config();
+  return c.l1.sets == kH200L1Sets &&
+         c.l1.unified_kb * 1024 / c.l1.line_bytes / c.l1.sets == kH200L1Ways &&
+         c.l2.slices == kH200L2Slices && c.l2.ways == kH200L2Ways &&
+         std::uint64_t{c.l2.size_kb} * 1024 /
+                 (std::uint64_t{c.l2.slices} * c.l2.ways * c.l2.line_bytes) ==
+             kH200L2Sets;
+}
+
 /// L1: the H200's 64-way sets (32 per SM) over range(0) SMs, range(1) lookups in a row per SM
 /// (256: the random trace's placement, one 8-warp CTA per SM in turn; with one SM the state
 /// stays in the host's caches).
 void BM_FloorL1Lookup(benchmark::State& state) {
   if (!cpu_has_avx512f()) return state.SkipWithError("needs AVX-512F");
-  constexpr std::uint32_t kSets = L1Config{}.sets;
-  constexpr std::uint32_t kWays = L1Config{}.unified_kb * 1024 / L1Config{}.line_bytes / kSets;
+  constexpr std::uint32_t kSets = kH200L1Sets;
+  constexpr std::uint32_t kWays = kH200L1Ways;
+  if (!h200_geometry_matches()) return state.SkipWithError("the H200 preset's geometry changed");
   const auto sms = static_cast<std::uint32_t>(state.range(0));
   const auto run = static_cast<std::size_t>(state.range(1));
   PlainLruTags<kWays> tags(std::size_t{sms} * kSets);
@@ -100,16 +116,16 @@ BENCHMARK(BM_FloorL1Lookup)->Args({1, 256})->Args({132, 256});
 /// channel count.
 void BM_FloorL2Access(benchmark::State& state) {
   if (!cpu_has_avx512f()) return state.SkipWithError("needs AVX-512F");
+  if (!h200_geometry_matches()) return state.SkipWithError("the H200 preset's geometry changed");
   // Constants, so that the set's modulo is a multiplication, as the simulator's is.
-  constexpr L2Config cfg{};
-  constexpr auto sets = static_cast<std::uint32_t>(
-      std::uint64_t{cfg.size_kb} * 1024 / (std::uint64_t{cfg.slices} * cfg.ways * cfg.line_bytes));
-  PlainLruTags<cfg.ways> tags(std::size_t{cfg.slices} * sets);
+  constexpr std::uint32_t sets = kH200L2Sets;
+  PlainLruTags<kH200L2Ways> tags(std::size_t{kH200L2Slices} * sets);
   // The simulator's own maps (address -> slice, address -> DRAM channel).
-  const Interleave slices = l2_slices(cfg), channels = dram_channels(DramConfig{});
+  const SimConfig h200 = default_config();
+  const Interleave slices = l2_slices(h200.l2), channels = dram_channels(h200.dram);
   auto slice_of = [&](std::uint64_t line) { return slices.unit_of(line << 7); };
   std::vector<std::uint64_t> channel_bytes(channels.units());
-  std::vector<std::uint32_t> next(cfg.slices + 1);
+  std::vector<std::uint32_t> next(kH200L2Slices + 1);
   std::vector<std::uint64_t> sorted(1 << 16);
   std::uint64_t seed = 1;
   for (auto _ : state) {
@@ -122,7 +138,8 @@ void BM_FloorL2Access(benchmark::State& state) {
     for (std::uint64_t line : lines) sorted[next[slice_of(line)]++] = line;
     for (std::uint64_t line : sorted) {
       const std::uint32_t slice = slice_of(line);
-      const auto set = static_cast<std::uint32_t>((line >> 1) / cfg.slices * 2 + (line & 1)) % sets;
+      const auto set =
+          static_cast<std::uint32_t>((line >> 1) / kH200L2Slices * 2 + (line & 1)) % sets;
       if (!tags.access(std::size_t{slice} * sets + set, line))
         channel_bytes[channels.unit_of(line << 7)] += 64;
     }

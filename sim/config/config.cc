@@ -433,7 +433,7 @@ void apply_override(SimConfig& cfg, const std::string& assignment) {
 }
 
 SimConfig load_config(const ConfigSources& sources) {
-  SimConfig cfg;
+  SimConfig cfg{};
   apply_config_text(cfg, kDefaultConfigText, std::string("built-in preset ") + kDefaultConfigName);
   for (const std::string& file : sources.files) {
     std::ifstream in(file);
@@ -456,6 +456,10 @@ std::vector<ConfigKeyDoc> config_key_docs() {
   std::vector<ConfigKeyDoc> out;
   for (const KeySpec& k : key_table()) out.push_back({k.key, k.unit, k.help});
   return out;
+}
+
+SimConfig default_config() {
+  return load_config({});
 }
 
 }  // namespace gms

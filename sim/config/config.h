@@ -1,6 +1,9 @@
 #pragma once
 /// Typed simulator configuration, parsed once from .ini presets and --set overrides.
 /// Each component gets its own part (CoalescerConfig, SharedMemConfig); none sees the parser.
+/// The structs hold no defaults of their own: every value comes from a preset, the built-in
+/// one (configs/hopper-h200.ini, embedded at build time) first, so there is one place that says
+/// what the H200 is. default_config() is that preset, validated.
 
 #include <cstdint>
 #include <string>
@@ -17,34 +20,33 @@ enum class CoalesceRule : std::uint8_t {
 };
 
 struct CoalescerConfig {
-  CoalesceRule rule = CoalesceRule::Sectors;
-  std::uint32_t segment_bytes = 0;  ///< 0 = the rule's sizes; else one size (32..128) for all
+  CoalesceRule rule{};
+  std::uint32_t segment_bytes{};  ///< 0 = the rule's sizes; else one size (32..128) for all
   // Derived by validate():
-  std::uint32_t load_segment_bytes = 32;   ///< LDG, LDL
-  std::uint32_t store_segment_bytes = 32;  ///< STG, STL, ATOMG, RED
+  std::uint32_t load_segment_bytes{};   ///< LDG, LDL
+  std::uint32_t store_segment_bytes{};  ///< STG, STL, ATOMG, RED
 };
 
 struct SharedMemConfig {
-  std::uint32_t banks = 32;            ///< power of two
-  std::uint32_t bank_width_bytes = 4;  ///< 4, or 8 for Kepler's 8-byte mode
-  double wavefronts_per_cycle = 1;     ///< shared-memory wavefronts per SM per cycle
+  std::uint32_t banks{};             ///< power of two
+  std::uint32_t bank_width_bytes{};  ///< 4, or 8 for Kepler's 8-byte mode
+  double wavefronts_per_cycle{};     ///< shared-memory wavefronts per SM per cycle
 };
 
 struct GpuConfig {
-  std::string name = "hopper-h200";
-  std::string arch = "sm_90";
-  std::uint32_t sm_count = 132;
-  std::uint32_t clock_mhz = 1980;
-  std::uint32_t max_ctas_per_sm = 32;
-  std::uint32_t max_threads_per_sm = 2048;
-  std::uint32_t registers_per_sm = 65536;
-  std::uint32_t smem_reserved_per_cta_bytes = 1024;  ///< sm_80 and later reserve 1 KiB per CTA
+  std::string name{};
+  std::string arch{};
+  std::uint32_t sm_count{};
+  std::uint32_t clock_mhz{};
+  std::uint32_t max_ctas_per_sm{};
+  std::uint32_t max_threads_per_sm{};
+  std::uint32_t registers_per_sm{};
+  std::uint32_t smem_reserved_per_cta_bytes{};  ///< sm_80 and later reserve 1 KiB per CTA
   // Time model and roofline:
-  double fp32_gflops = 67000;        ///< peak FP32 throughput, GFLOP/s
-  double launch_overhead_ns = 2000;  ///< a kernel's fixed cost (launch, first wave start, drain)
-  double wave_overhead_ns = 0;       ///< cost of starting each further wave of CTAs
-  double loads_in_flight_per_warp =
-      4;  ///< independent loads a warp keeps outstanding (Little's law)
+  double fp32_gflops{};               ///< peak FP32 throughput, GFLOP/s
+  double launch_overhead_ns{};        ///< a kernel's fixed cost (launch, first wave start, drain)
+  double wave_overhead_ns{};          ///< cost of starting each further wave of CTAs
+  double loads_in_flight_per_warp{};  ///< independent loads a warp keeps outstanding (Little's law)
 };
 
 enum class ReplacementKind : std::uint8_t { Lru, Fifo, Random, Srrip };
@@ -52,53 +54,52 @@ enum class SliceHash : std::uint8_t { Linear, Xor };
 
 /// The per-SM L1 data cache.
 struct L1Config {
-  std::uint32_t unified_kb = 256;  ///< L1 + shared memory array per SM; 0 = L1 separate from it
-  std::vector<std::uint32_t> carveouts_kb{0,   8,   16,  32,  64,
-                                          100, 132, 164, 196, 228};  ///< KiB, increasing
-  std::uint32_t size_kb = 0;  ///< L1 capacity when unified_kb = 0
-  std::uint32_t line_bytes = 128;
-  std::uint32_t sector_bytes = 32;  ///< = line_bytes for a non-sectored L1
-  std::uint32_t sets = 32;          ///< ways follow from the capacity the carve-out leaves
-  bool caches_global_loads = true;
-  ReplacementKind policy = ReplacementKind::Lru;
-  std::uint64_t seed = 1;        ///< for the random policy
-  double sectors_per_cycle = 4;  ///< L1 data throughput per SM (4 x 32 B = 128 B/clk)
-  double hit_latency_cycles = 38;
+  std::uint32_t unified_kb{};  ///< L1 + shared memory array per SM; 0 = L1 separate from it
+  std::vector<std::uint32_t> carveouts_kb;  ///< KiB, increasing
+  std::uint32_t size_kb{};                  ///< L1 capacity when unified_kb = 0
+  std::uint32_t line_bytes{};
+  std::uint32_t sector_bytes{};  ///< = line_bytes for a non-sectored L1
+  std::uint32_t sets{};          ///< ways follow from the capacity the carve-out leaves
+  bool caches_global_loads{};
+  ReplacementKind policy{};
+  std::uint64_t seed{};        ///< for the random policy
+  double sectors_per_cycle{};  ///< L1 data throughput per SM (4 x 32 B = 128 B/clk)
+  double hit_latency_cycles{};
 };
 
 /// The device-wide L2, split into slices.
 struct L2Config {
-  std::uint32_t size_kb = 61440;
-  std::uint32_t slices = 96;
-  std::uint32_t ways = 16;
-  std::uint32_t line_bytes = 128;
-  std::uint32_t sector_bytes = 32;
-  SliceHash hash = SliceHash::Xor;
-  std::uint32_t interleave_bytes = 256;  ///< consecutive bytes mapped to one slice
-  std::uint32_t dram_fetch_bytes = 64;   ///< DRAM read granularity: 32, or 64 (sector pairs)
-  bool persist_across_kernels = false;  ///< false = empty at every kernel (ncu --cache-control all)
-  ReplacementKind policy = ReplacementKind::Lru;
-  std::uint64_t seed = 1;
-  double sectors_per_cycle_per_slice = 1.6;  ///< L2 throughput of one slice
-  double hit_latency_cycles = 219;
+  std::uint32_t size_kb{};
+  std::uint32_t slices{};
+  std::uint32_t ways{};
+  std::uint32_t line_bytes{};
+  std::uint32_t sector_bytes{};
+  SliceHash hash{};
+  std::uint32_t interleave_bytes{};  ///< consecutive bytes mapped to one slice
+  std::uint32_t dram_fetch_bytes{};  ///< DRAM read granularity: 32, or 64 (sector pairs)
+  bool persist_across_kernels{};     ///< false = empty at every kernel (ncu --cache-control all)
+  ReplacementKind policy{};
+  std::uint64_t seed{};
+  double sectors_per_cycle_per_slice{};  ///< L2 throughput of one slice
+  double hit_latency_cycles{};
 };
 
 /// DRAM fields (traffic is counted in cached mode; the bandwidth model uses the rest).
 struct DramConfig {
-  std::uint32_t channels = 96;
-  std::uint32_t bus_width_bits = 6144;
-  std::uint32_t data_rate_mtps = 6250;   ///< transfers per second per pin, in millions
-  double peak_gbps = 4800;               ///< vendor peak bandwidth, GB/s
-  std::uint32_t interleave_bytes = 256;  ///< consecutive bytes mapped to one channel
-  SliceHash hash = SliceHash::Xor;       ///< address-to-channel mapping
-  double read_efficiency = 0.9375;       ///< achievable fraction of peak, read-only stream
-  double mixed_efficiency = 0.833;       ///< achievable fraction of peak, reads and writes mixed
-  double latency_cycles = 834;           ///< loaded DRAM access latency seen by a load, SM cycles
-  bool row_model = false;                ///< model open rows (reports the row-buffer hit rate)
-  std::uint32_t banks_per_channel = 16;
-  std::uint32_t row_bytes = 1024;
-  std::uint32_t row_window = 16;  ///< FR-FCFS reorder window per channel, requests
-  double row_miss_penalty = 0.5;  ///< extra time per row miss, as a fraction of a hit
+  std::uint32_t channels{};
+  std::uint32_t bus_width_bits{};
+  std::uint32_t data_rate_mtps{};    ///< transfers per second per pin, in millions
+  double peak_gbps{};                ///< vendor peak bandwidth, GB/s
+  std::uint32_t interleave_bytes{};  ///< consecutive bytes mapped to one channel
+  SliceHash hash{};                  ///< address-to-channel mapping
+  double read_efficiency{};          ///< achievable fraction of peak, read-only stream
+  double mixed_efficiency{};         ///< achievable fraction of peak, reads and writes mixed
+  double latency_cycles{};           ///< loaded DRAM access latency seen by a load, SM cycles
+  bool row_model{};                  ///< model open rows (reports the row-buffer hit rate)
+  std::uint32_t banks_per_channel{};
+  std::uint32_t row_bytes{};
+  std::uint32_t row_window{};  ///< FR-FCFS reorder window per channel, requests
+  double row_miss_penalty{};   ///< extra time per row miss, as a fraction of a hit
 };
 
 struct SimConfig {
@@ -119,6 +120,9 @@ struct ConfigSources {
 };
 
 SimConfig load_config(const ConfigSources& sources);
+
+/// The built-in preset alone (load_config with no files or overrides).
+SimConfig default_config();
 
 /// Parses ini text (as read from `origin`) on top of `cfg` and re-validates.
 void apply_config_text(SimConfig& cfg, const std::string& text, const std::string& origin);

@@ -27,7 +27,7 @@ void expect_same(const CoalescedAccess& a, const CoalescedAccess& b, Op op, int 
 }
 
 TEST(CoalesceMemoTest, MatchesTheCoalescerOnRandomStridedRecords) {
-  CoalescerConfig cfg;
+  CoalescerConfig cfg = default_config().coalescer;
   cfg.store_segment_bytes = 64;  // loads and stores of different transaction sizes
   const Coalescer coalescer(cfg);
   CoalesceMemo memo;
@@ -77,7 +77,7 @@ TEST(CoalesceMemoTest, MatchesTheCoalescerOnRandomStridedRecords) {
 }
 
 TEST(CoalesceMemoTest, FullWarpListsThatStepByOneAmountShareTheStridedShape) {
-  const Coalescer coalescer(CoalescerConfig{});
+  const Coalescer coalescer(default_config().coalescer);
   CoalesceMemo memo;
   CoalescedAccess a, out;
   const WarpInstr strided = test::strided(Op::LDG, 4, 0x10000, 8);
@@ -100,7 +100,7 @@ TEST(CoalesceMemoTest, FullWarpListsThatStepByOneAmountShareTheStridedShape) {
 TEST(CoalesceMemoTest, RecordsNearTheTopOfTheAddressSpaceAreNotShifted) {
   // The last lane's 8 bytes at 2^64 - 4 are clipped to 4: this record does not coalesce to
   // the shifted result of the same shape lower down, so the memo must not serve it.
-  const Coalescer coalescer{CoalescerConfig{}};
+  const Coalescer coalescer{default_config().coalescer};
   CoalesceMemo memo;
   const WarpInstr low = test::strided(Op::LDG, 8, 0x1000, 4);
   const WarpInstr top = test::strided(Op::LDG, 8, ~Addr{0} - 127, 4);
@@ -117,7 +117,7 @@ TEST(CoalesceMemoTest, RecordsNearTheTopOfTheAddressSpaceAreNotShifted) {
 }
 
 TEST(CoalesceMemoTest, ReusesOnlyAnIdenticalShapeAtTheSameOffset) {
-  const Coalescer coalescer{CoalescerConfig{}};
+  const Coalescer coalescer{default_config().coalescer};
   CoalesceMemo memo;
   const WarpInstr first = test::strided(Op::LDG, 4, 0x1000, 4);
   CoalescedAccess a;

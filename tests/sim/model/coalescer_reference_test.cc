@@ -126,7 +126,7 @@ TEST(CoalescerReferenceTest, RandomWarpsMatchByteEnumeration) {
   const Op ops[] = {Op::LDG, Op::STG, Op::ATOMG, Op::LDL};
   const unsigned sizes[] = {1, 2, 4, 8, 16};
   for (std::uint32_t segment : {32u, 64u, 128u}) {
-    CoalescerConfig cfg;
+    CoalescerConfig cfg = default_config().coalescer;
     cfg.load_segment_bytes = cfg.store_segment_bytes = segment;
     const Coalescer coalescer(cfg);
     for (int round = 0; round < 3000; ++round) {

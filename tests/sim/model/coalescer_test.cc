@@ -15,7 +15,7 @@ using test::warp;
 
 CoalescedAccess run(const WarpInstr& w, CoalesceRule rule = CoalesceRule::Sectors,
                     std::uint32_t segment = 0) {
-  SimConfig cfg;
+  SimConfig cfg = default_config();
   cfg.coalescer.rule = rule;
   cfg.coalescer.segment_bytes = segment;
   validate(cfg);

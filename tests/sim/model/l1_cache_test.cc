@@ -7,7 +7,7 @@ namespace gms {
 namespace {
 
 L1Config l1_config(std::uint32_t line, std::uint32_t sector, std::uint32_t sets) {
-  L1Config c;
+  L1Config c = default_config().l1;
   c.line_bytes = line;
   c.sector_bytes = sector;
   c.sets = sets;

@@ -31,7 +31,7 @@ struct RecordingSink {
 static_assert(DramSink<RecordingSink>);
 
 L2Config small_l2(std::uint32_t fetch_bytes = 64, std::uint32_t ways = 2) {
-  L2Config c;
+  L2Config c = default_config().l2;
   c.size_kb = 1;  // 1 KiB: 1 slice x 4 sets x 2 ways x 128 B
   c.slices = 1;
   c.ways = ways;
@@ -170,7 +170,7 @@ TEST(L2CacheTest, AtomicsFetchAndDirty) {
 }
 
 TEST(L2CacheTest, SliceHashSpreadsStridedStreams) {
-  L2Config cfg;
+  L2Config cfg = default_config().l2;
   cfg.slices = 96;
   cfg.size_kb = 61440;
   cfg.hash = SliceHash::Linear;

@@ -48,7 +48,7 @@ TEST(ScatteredWarpTest, CountsAndUnitsMatchTheCoalescersLines) {
   const Addr spans[] = {256,           4096,          Addr{1} << 30, (Addr{1} << 32) - 200,
                         Addr{1} << 32, Addr{1} << 36, ~Addr{0}};
   for (std::uint32_t segment : {32u, 64u, 128u}) {
-    SimConfig cfg;
+    SimConfig cfg = default_config();
     cfg.coalescer.segment_bytes = segment;
     validate(cfg);
     const Coalescer coalescer(cfg.coalescer);
@@ -86,7 +86,7 @@ TEST(ScatteredWarpTest, OffsetsAtTheEdgeOfThirtyTwoBits) {
   // Offsets are taken from the smallest address's line start: a warp whose smallest address is
   // 64 bytes into its line and whose largest lies 2^32 - 64 above it would overflow 32 bits.
   if (!cpu_has_avx512f()) GTEST_SKIP() << "this CPU has no AVX-512F";
-  SimConfig cfg;
+  SimConfig cfg = default_config();
   validate(cfg);
   const Coalescer coalescer(cfg.coalescer);
   const Interleave map(96, 256, SliceHash::Xor);

@@ -18,7 +18,7 @@ TEST(SmemReferenceTest, RandomWarpsMatchDistinctWordsPerBank) {
   const unsigned sizes[] = {1, 2, 4, 8, 16};
   for (std::uint32_t banks : {16u, 32u}) {
     for (std::uint32_t width : {4u, 8u}) {
-      SharedMemConfig cfg;
+      SharedMemConfig cfg = default_config().shared;
       cfg.banks = banks;
       cfg.bank_width_bytes = width;
       const SmemArbiter arbiter(cfg);

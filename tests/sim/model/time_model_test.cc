@@ -15,7 +15,7 @@ namespace {
 /// A small machine whose numbers are easy to compute by hand: 1 GHz, 2 SMs, 2 slices, 2 DRAM
 /// channels of 50 GB/s at 100% efficiency, no overhead.
 SimConfig hand_config() {
-  SimConfig c;
+  SimConfig c = default_config();
   c.gpu.sm_count = 2;
   c.gpu.clock_mhz = 1000;
   c.gpu.launch_overhead_ns = 0;
