@@ -3,13 +3,13 @@
 /// coalescer's lines. Built once per run from SimConfig; the replacement policies are template
 /// parameters, chosen once for the whole run (see with_policies).
 
-#include <bit>
 #include <memory>
 #include <vector>
 
 #include "sim/config/config.h"
 #include "sim/core/stats.h"
 #include "sim/host/state_arena.h"
+#include "sim/model/charging.h"
 #include "sim/model/coalescer.h"
 #include "sim/model/dram_model.h"
 #include "sim/model/l1_cache.h"
@@ -71,7 +71,7 @@ class MemoryHierarchy {
   /// accesses are queued and replayed with the batch: the counters are complete at end_kernel().
   void access(const WarpInstr& w, std::uint32_t sm, const CoalescedAccess& a, std::uint32_t row,
               AccessCounters& c) {
-    const LineKind kind = kind_of(w.op);
+    const LineKind kind = line_kind(w.op, cfg_.l1);
     if (batch_lines_ > 0 && queued_ + a.lines > batch_lines_) replay_batch();
     for (std::uint32_t i = 0; i < a.lines; ++i) {
       const LineAccess& la = a.line_list[i];
@@ -112,33 +112,10 @@ class MemoryHierarchy {
   void dram_read(Addr addr, std::uint32_t bytes) { dram_.access(addr, bytes, false); }
 
   void dram_write_back(const LineOwner& owner, Addr line_addr, std::uint8_t dirty) {
-    const std::uint32_t bytes = static_cast<std::uint32_t>(std::popcount(dirty)) * kSectorBytes;
-    if (flushing_)
-      dram_.flush_write(bytes);
-    else
-      dram_.write_sectors(line_addr, dirty);
-    if (owner.kernel == kernel_seq_)
-      stats_->instructions[owner.row].c.dram_write_bytes += bytes;
-    else
-      stats_->earlier_kernels_write_bytes += bytes;
+    charge_write_back(dram_, *stats_, kernel_seq_, flushing_, owner, line_addr, dirty);
   }
 
  private:
-  LineKind kind_of(Op op) const {
-    if (op == Op::LDL || (op == Op::LDG && cfg_.l1.caches_global_loads))
-      return LineKind::CachedLoad;
-    if (is_global_load(op)) return LineKind::Load;
-    if (op == Op::ATOMG || op == Op::RED) return LineKind::Atomic;
-    return LineKind::Store;
-  }
-
-  /// A load of sectors `want` found `hits` in L1.
-  static void count_l1(AccessCounters& c, std::uint8_t want, std::uint8_t hits) {
-    const auto h = static_cast<std::uint64_t>(std::popcount(hits));
-    c.l1_sector_hits += h;
-    c.l1_sector_misses += static_cast<std::uint64_t>(std::popcount(want)) - h;
-  }
-
   /// One L2 access of line `la`: a read of sectors `want`, or a store or atomic of its sectors.
   void replay_l2(LineKind kind, const LineAccess& la, std::uint8_t want, std::uint32_t row,
                  AccessCounters& c) {

@@ -1,6 +1,5 @@
 #include "sim/replay/simulator.h"
 
-#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -9,6 +8,7 @@
 
 #include "sim/core/error.h"
 #include "sim/model/address_map.h"
+#include "sim/model/charging.h"
 #include "sim/model/coalesce_memo.h"
 #include "sim/model/coalescer.h"
 #include "sim/model/dram_model.h"
@@ -16,8 +16,9 @@
 #include "sim/model/placement.h"
 #include "sim/model/scattered_warp.h"
 #include "sim/model/smem_arbiter.h"
-#include "sim/model/time_model.h"
 #include "sim/replay/instr_table.h"
+#include "sim/replay/kernel_results.h"
+#include "sim/replay/reference_engine.h"
 #include "trace/import/formats.h"
 #include "trace/io/read_ahead.h"
 
@@ -36,50 +37,6 @@ constexpr std::size_t kReadAheadDepth = 8;
 constexpr std::size_t kDirectRecords = 64;
 /// Records ahead of the replay whose cache lines it requests, when another thread decoded them.
 constexpr std::size_t kPrefetchRecords = 4;
-
-/// The coalescing counts of one execution of a global, local or atomic instruction, both modes.
-/// `Counts` is a CoalescedAccess or a CoalesceMemo::Counts (the same fields).
-template <class Counts>
-void charge_access(const Counts& a, AccessCounters& c) {
-  c.instructions += 1;
-  c.requests += 1;
-  c.active_threads += a.active_threads;
-  c.bytes_requested += a.bytes_requested;
-  c.bytes_distinct += a.bytes_distinct;
-  c.sectors += a.sectors;
-  c.transactions += a.transactions;
-  c.lines += a.lines;
-  c.bytes_fetched += std::uint64_t{a.transactions} * a.segment_bytes;
-}
-
-/// The cold model's hierarchy counters: every transaction misses everywhere, so L1 misses = L2
-/// read sectors = sectors, and DRAM bytes = transactions x segment size.
-template <class Counts>
-void charge_cold_hierarchy(Op op, const Counts& a, AccessCounters& c) {
-  const std::uint64_t bytes = std::uint64_t{a.transactions} * a.segment_bytes;
-  switch (op) {
-    case Op::LDG:
-    case Op::LDL:
-      c.l1_sector_misses += a.sectors;
-      c.l2_read_sectors += a.sectors;
-      c.l2_read_sector_misses += a.sectors;
-      c.dram_read_bytes += bytes;
-      break;
-    case Op::STG:
-    case Op::STL:
-      c.l2_write_sectors += a.sectors;
-      c.dram_write_bytes += bytes;
-      break;
-    case Op::ATOMG:
-    case Op::RED:
-      c.l2_atomic_sectors += a.sectors;
-      c.dram_read_bytes += bytes;
-      break;
-    case Op::LDS:
-    case Op::STS:
-      break;
-  }
-}
 
 /// Replays a stream of kernels. `Hierarchy` is a MemoryHierarchy instantiation, or void for a
 /// cold-only run.
@@ -138,26 +95,9 @@ class Replayer {
     constexpr bool kFromOtherCore = std::is_same_v<Batches, trace::ReadAhead>;
     KernelInfo kernel;
     while (source.next_kernel(kernel)) {
-      if (!opts_.kernel_ids.empty() && std::find(opts_.kernel_ids.begin(), opts_.kernel_ids.end(),
-                                                 kernel.id) == opts_.kernel_ids.end())
-        continue;
-      cold_ = opts_.mode != SimMode::Cached ? std::make_optional<KernelStats>() : std::nullopt;
-      cached_ = opts_.mode != SimMode::Cold ? std::make_optional<KernelStats>() : std::nullopt;
-      if (cold_) cold_->kernel = kernel;
-      if (cached_) {
-        cached_->kernel = kernel;
-        cached_->mode = "cached";
-      }
-      for (auto* k : {&cold_, &cached_})
-        if (*k) {
-          const auto flops = opts_.flops.find(kernel.id);
-          if (flops != opts_.flops.end()) (*k)->kernel.flops = flops->second;
-        }
+      if (!replays_kernel(opts_, kernel.id)) continue;
+      start_kernel(kernel, cfg_, opts_, cold_, cached_, traffic_, cold_slices_);
       rows_ = InstrTable();
-      traffic_ = TrafficProfile{};
-      traffic_.sm_l1_sectors.assign(cfg_.gpu.sm_count, 0);
-      traffic_.sm_shared_wavefronts.assign(cfg_.gpu.sm_count, 0);
-      cold_slices_.assign(cfg_.l2.slices, 0);
       scattered_sectors_.assign(cfg_.l2.slices, 0);
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->begin_kernel(*cached_);
       for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch())
@@ -173,21 +113,7 @@ class Replayer {
       for (std::uint32_t slot = 0; slot < CoalesceMemo::kSlots; ++slot) charge_pending(slot);
       charge_scattered_sectors();
       if constexpr (!std::is_void_v<Hierarchy>) hierarchy_->end_kernel();
-      DramTraffic cold_dram = cold_dram_.finish();
-      for (auto* k : {&cold_, &cached_}) {
-        if (!*k) continue;
-        KernelStats& ks = **k;
-        // Unit-level traffic common to both modes, then the mode's own L2 and DRAM profile.
-        ks.traffic.sm_l1_sectors = traffic_.sm_l1_sectors;
-        ks.traffic.sm_shared_wavefronts = traffic_.sm_shared_wavefronts;
-        ks.traffic.load_requests = traffic_.load_requests;
-        if (ks.mode == "cold") {
-          ks.traffic.l2_slice_sectors = cold_slices_;
-          ks.traffic.dram = cold_dram;
-        }
-        finish(ks);
-        out.push_back(std::move(ks));
-      }
+      finish_kernel(cold_, cached_, traffic_, cold_slices_, cold_dram_.finish(), cfg_, opts_, out);
     }
   }
 
@@ -217,15 +143,8 @@ class Replayer {
       const BankAccess b = arbiter_.arbitrate(w);
       const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
       traffic_.sm_shared_wavefronts[sm] += b.wavefronts;
-      for (AccessCounters* c : {cold, cached}) {
-        if (c == nullptr) continue;
-        c->instructions += 1;
-        c->requests += 1;
-        c->active_threads += active;
-        c->bytes_requested += active * w.size;
-        c->wavefronts += b.wavefronts;
-        c->ideal_wavefronts += b.ideal_wavefronts;
-      }
+      for (AccessCounters* c : {cold, cached})
+        if (c != nullptr) charge_shared_access(b, active, w.size, *c);
     } else {
       if constexpr (std::is_void_v<Hierarchy>) {  // a cold-only replay
         const std::uint32_t slot = CoalesceMemo::slot_of(r);
@@ -400,31 +319,10 @@ class Replayer {
       const Addr line_addr = la.line_addr + offset;
       const std::uint32_t slice = slices_.unit_of(line_addr);
       cold_slices_[slice] += static_cast<std::uint64_t>(std::popcount(la.sector_mask));
-      if (line_per_channel_) {
-        // A line lies in one channel when the interleave is at least a line: one access for it.
-        cold_dram_.access_channel(
-            slice_is_channel_ ? slice : cold_dram_.channel_map().unit_of(line_addr), line_addr,
-            coalescer_.line_transactions(op, la.sector_mask) * seg, write);
-        continue;
-      }
-      const auto unit_sectors = static_cast<std::uint8_t>((1u << (seg / kSectorBytes)) - 1);
-      for (std::uint32_t off = 0; off < kLineBytes; off += seg)
-        if (la.sector_mask & (unit_sectors << (off / kSectorBytes)))
-          cold_dram_.access(line_addr + off, seg, write);
+      request_cold_line(
+          cold_dram_, coalescer_, op, line_addr, la.sector_mask, seg, line_per_channel_,
+          [&] { return slice_is_channel_ ? slice : cold_dram_.channel_map().unit_of(line_addr); });
     }
-  }
-
-  void finish(KernelStats& k) const {
-    for (const InstrStats& row : k.instructions)
-      k.totals[static_cast<int>(op_class(row.op))] += row.c;
-    k.time = estimate_time(k, cfg_);
-    k.roofline = roofline(k, cfg_);
-    // The per-unit vectors served the estimate; results are kept for every kernel of the run,
-    // so drop them to keep a kernel's footprint small (traces can hold thousands of kernels).
-    TrafficProfile& t = k.traffic;
-    for (auto* v :
-         {&t.sm_l1_sectors, &t.sm_shared_wavefronts, &t.l2_slice_sectors, &t.dram.channel_bytes})
-      std::vector<std::uint64_t>().swap(*v);
   }
 
   const SimConfig& cfg_;
@@ -487,6 +385,7 @@ SimMode parse_sim_mode(const std::string& name) {
 
 std::vector<KernelStats> simulate(trace::TraceReader& reader, const SimConfig& cfg,
                                   const RunOptions& opts) {
+  if (opts.engine == Engine::Reference) return simulate_reference(reader, cfg, opts);
   return run_with_replayer(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
     replayer.replay(reader, out);
   });
@@ -494,6 +393,7 @@ std::vector<KernelStats> simulate(trace::TraceReader& reader, const SimConfig& c
 
 std::vector<KernelStats> simulate(const std::vector<std::string>& traces, const SimConfig& cfg,
                                   const RunOptions& opts) {
+  if (opts.engine == Engine::Reference) return simulate_reference(traces, cfg, opts);
   return run_with_replayer(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
     for (const std::string& path : traces) {
       auto reader = trace::open_trace_reader(path);

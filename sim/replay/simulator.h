@@ -20,6 +20,12 @@ enum class SimMode { Cold, Cached, Both };
 /// Parses "cold", "cached" or "both"; throws SimError otherwise.
 SimMode parse_sim_mode(const std::string& name);
 
+/// Which replay produces the results (the same, byte for byte: a test compares them on every
+/// trace, preset and mode). fast: the memo, batches and shortcuts of this file's engine;
+/// reference: sim/replay/reference_engine.h, record by record in trace order, the model's
+/// executable specification.
+enum class Engine { Fast, Reference };
+
 struct RunOptions {
   std::vector<std::uint32_t> kernel_ids;  ///< replay only these kernels (empty = all)
   SimMode mode = SimMode::Cold;
@@ -34,11 +40,15 @@ struct RunOptions {
   /// compares them. On the H200 preset 2^16 replayed the scattered benchmark trace 1.4x and the
   /// stream 1.2x faster than none; 2^14, 2^15, 2^17 and 2^18 were slower (bench/RESULTS.md).
   std::size_t cached_batch_lines = std::size_t{1} << 16;
+  Engine engine = Engine::Fast;
+  /// Keep each kernel's per-unit traffic (TrafficProfile's vectors) in the results; by default
+  /// they are dropped once the time estimate is made (tests compare them).
+  bool keep_unit_traffic = false;
 };
 
-/// Replays every (selected) kernel of `reader` and returns their statistics in trace order (in
-/// mode both: each kernel's cold entry, then its cached one). Memory use does not grow with the
-/// number of records. Calls of simulate() are independent: the caches start empty.
+/// Replays every (selected) kernel of `reader` with opts.engine and returns their statistics in
+/// trace order (in mode both: each kernel's cold entry, then its cached one). Memory use does not
+/// grow with the number of records. Calls of simulate() are independent: the caches start empty.
 std::vector<KernelStats> simulate(trace::TraceReader& reader, const SimConfig& cfg,
                                   const RunOptions& opts = {});
 

@@ -33,6 +33,13 @@ std::map<std::uint32_t, std::uint64_t> parse_flops(const std::vector<std::string
   return out;
 }
 
+/// --engine: fast or reference.
+Engine parse_engine(const std::string& name) {
+  if (name == "fast") return Engine::Fast;
+  if (name == "reference") return Engine::Reference;
+  fail("--engine '{}': expected fast or reference", name);
+}
+
 }  // namespace
 
 int cmd_run(const std::vector<std::string>& args) {
@@ -46,6 +53,9 @@ int cmd_run(const std::vector<std::string>& args) {
        "override one key: --set section.key=value (see docs/config.md)")
       ("mode", po::value<std::string>()->default_value("cold"),
        "cold (every access misses: the notes' model), cached (L1, L2, DRAM) or both")
+      ("engine", po::value<std::string>()->default_value("fast"),
+       "fast (memo, batches, shortcuts) or reference (record by record, in trace order: the "
+       "model's specification); the results are the same")
       ("kernel", po::value<std::vector<std::uint32_t>>()->composing(),
        "replay only this kernel id (repeatable)")
       ("flops", po::value<std::vector<std::string>>()->composing(),
@@ -59,7 +69,8 @@ int cmd_run(const std::vector<std::string>& args) {
   const std::vector<std::string> traces = parse_trace_args(
       args, "run",
       "usage: gpumemsim run TRACE... [--config FILE] [--set KEY=VALUE]... "
-      "[--mode cold|cached|both] [--kernel ID]... [--format table|csv|json|html] [-o FILE]\n"
+      "[--mode cold|cached|both] [--engine fast|reference] [--kernel ID]... [--format "
+      "table|csv|json|html] [-o FILE]\n"
       "Replays warp traces (wtrace text, .zst, .gmt, Accel-Sim kernelslist.g or .traceg[.xz],\n"
       "NVBit mem_trace logs; - for stdin) and reports\n"
       "per-instruction coalescing and shared-memory bank statistics.",
@@ -77,6 +88,7 @@ int cmd_run(const std::vector<std::string>& args) {
   report.traces = traces;
   RunOptions opts;
   opts.mode = parse_sim_mode(vm["mode"].as<std::string>());
+  opts.engine = parse_engine(vm["engine"].as<std::string>());
   if (vm.count("flops")) opts.flops = parse_flops(vm["flops"].as<std::vector<std::string>>());
   if (vm.count("kernel")) opts.kernel_ids = vm["kernel"].as<std::vector<std::uint32_t>>();
 

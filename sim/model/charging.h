@@ -1,0 +1,133 @@
+#pragma once
+/// How the model's results are charged to the statistics: the rules that both replay engines
+/// (sim/replay: the fast one and the reference) apply, each in one place. Everything here is
+/// inline and small; it sits on the per-record path of the fast engine (the functions it inlined
+/// there by force are marked so here).
+
+#include <bit>
+#include <cstdint>
+
+#include "sim/config/config.h"
+#include "sim/core/stats.h"
+#include "sim/model/coalescer.h"
+#include "sim/model/dram_model.h"
+#include "sim/model/l2_cache.h"
+#include "sim/model/line_batch.h"
+#include "sim/model/smem_arbiter.h"
+
+namespace gms {
+
+/// The coalescing counts of one execution of a global, local or atomic instruction, both modes.
+/// `Counts` is a CoalescedAccess, a CoalesceMemo::Counts or a ScatteredWarp (the same fields).
+template <class Counts>
+inline void charge_access(const Counts& a, AccessCounters& c) {
+  c.instructions += 1;
+  c.requests += 1;
+  c.active_threads += a.active_threads;
+  c.bytes_requested += a.bytes_requested;
+  c.bytes_distinct += a.bytes_distinct;
+  c.sectors += a.sectors;
+  c.transactions += a.transactions;
+  c.lines += a.lines;
+  c.bytes_fetched += std::uint64_t{a.transactions} * a.segment_bytes;
+}
+
+/// The cold model's hierarchy counters: every transaction misses everywhere, so L1 misses = L2
+/// read sectors = sectors, and DRAM bytes = transactions x segment size.
+template <class Counts>
+inline void charge_cold_hierarchy(Op op, const Counts& a, AccessCounters& c) {
+  const std::uint64_t bytes = std::uint64_t{a.transactions} * a.segment_bytes;
+  switch (op) {
+    case Op::LDG:
+    case Op::LDL:
+      c.l1_sector_misses += a.sectors;
+      c.l2_read_sectors += a.sectors;
+      c.l2_read_sector_misses += a.sectors;
+      c.dram_read_bytes += bytes;
+      break;
+    case Op::STG:
+    case Op::STL:
+      c.l2_write_sectors += a.sectors;
+      c.dram_write_bytes += bytes;
+      break;
+    case Op::ATOMG:
+    case Op::RED:
+      c.l2_atomic_sectors += a.sectors;
+      c.dram_read_bytes += bytes;
+      break;
+    case Op::LDS:
+    case Op::STS:
+      break;
+  }
+}
+
+/// One execution of a shared-memory instruction with `active` lanes of `size` bytes that the
+/// arbiter served in `b`.
+[[gnu::always_inline]] inline void charge_shared_access(const BankAccess& b, std::uint64_t active,
+                                                        std::uint32_t size, AccessCounters& c) {
+  c.instructions += 1;
+  c.requests += 1;
+  c.active_threads += active;
+  c.bytes_requested += active * size;
+  c.wavefronts += b.wavefronts;
+  c.ideal_wavefronts += b.ideal_wavefronts;
+}
+
+/// Cold mode's DRAM requests for the sectors `mask` of the line at `line_addr` (op `op`, its
+/// transactions of `seg` bytes): when the DRAM interleave is at least a line (`line_per_channel`)
+/// the line lies in one channel, `channel_of()`, and is one request of its transactions' bytes;
+/// else one request per segment it touches. The row model sees these requests in this order.
+template <class ChannelOf>
+[[gnu::always_inline]] inline void request_cold_line(DramModel& dram, const Coalescer& coalescer,
+                                                     Op op, Addr line_addr, std::uint8_t mask,
+                                                     std::uint32_t seg, bool line_per_channel,
+                                                     ChannelOf channel_of) {
+  const bool write = is_store(op);
+  if (line_per_channel) {
+    dram.access_channel(channel_of(), line_addr, coalescer.line_transactions(op, mask) * seg,
+                        write);
+    return;
+  }
+  const auto unit_sectors = static_cast<std::uint8_t>((1u << (seg / kSectorBytes)) - 1);
+  for (std::uint32_t off = 0; off < kLineBytes; off += seg)
+    if (mask & (unit_sectors << (off / kSectorBytes))) dram.access(line_addr + off, seg, write);
+}
+
+/// Cached mode: how the lines of an operation go through the hierarchy. LDL always, and LDG when
+/// the L1 caches global loads, look up L1; other loads bypass it; stores write through to L2;
+/// atomics and reductions are read-modify-writes at L2.
+constexpr LineKind line_kind(Op op, const L1Config& l1) {
+  if (op == Op::LDL || (op == Op::LDG && l1.caches_global_loads)) return LineKind::CachedLoad;
+  if (is_global_load(op)) return LineKind::Load;
+  if (op == Op::ATOMG || op == Op::RED) return LineKind::Atomic;
+  return LineKind::Store;
+}
+
+/// A load of sectors `want` found `hits` in L1 (a load that bypasses L1 finds none).
+inline void count_l1(AccessCounters& c, std::uint8_t want, std::uint8_t hits) {
+  const auto h = static_cast<std::uint64_t>(std::popcount(hits));
+  c.l1_sector_hits += h;
+  c.l1_sector_misses += static_cast<std::uint64_t>(std::popcount(want)) - h;
+}
+
+/// The L2's write-back of the dirty sectors `dirty` of the line at `line_addr`, which `owner`
+/// dirtied last, in kernel `stats` (sequence number `kernel_seq`). During the kernel it is one
+/// DRAM write per sector, on the channels (DramModel::write_sectors); in the end-of-kernel flush
+/// (`flushing`) it is counted but not timed. Its bytes go to the owner's row when the owner is
+/// of this kernel, else (a line that persisted from an earlier kernel) to the kernel itself.
+[[gnu::always_inline]] inline void charge_write_back(DramModel& dram, KernelStats& stats,
+                                                     std::uint32_t kernel_seq, bool flushing,
+                                                     const LineOwner& owner, Addr line_addr,
+                                                     std::uint8_t dirty) {
+  const std::uint32_t bytes = static_cast<std::uint32_t>(std::popcount(dirty)) * kSectorBytes;
+  if (flushing)
+    dram.flush_write(bytes);
+  else
+    dram.write_sectors(line_addr, dirty);
+  if (owner.kernel == kernel_seq)
+    stats.instructions[owner.row].c.dram_write_bytes += bytes;
+  else
+    stats.earlier_kernels_write_bytes += bytes;
+}
+
+}  // namespace gms

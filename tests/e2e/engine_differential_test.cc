@@ -1,0 +1,287 @@
+// The two replay engines (RunOptions::engine) must report the same, byte for byte: the reference
+// (sim/replay/reference_engine.h, record by record, the model's specification) against the fast
+// one (its coalescing memo and deferred charges, the scattered-warp shortcut, L2 accesses
+// batched by slice, partial strided lanes, read-ahead), on every trace of the suite, every
+// preset and every mode, and on random traces over random configurations. Compared: the whole
+// JSON report and what it leaves out (per-unit traffic, DRAM rows, the kernel's parameters).
+//
+// Fixed seeds here; GMS_DIFF_SECONDS=600 replays fresh seeds for that long (and prints each
+// failing seed), GMS_DIFF_SEED=N replays seed N alone.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "sim/config/config.h"
+#include "sim/core/error.h"
+#include "sim/replay/simulator.h"
+#include "sim/report/report.h"
+#include "tests/e2e/mixed_traces.h"
+#include "tests/e2e/random_trace.h"
+#include "tests/test_paths.h"
+#include "tests/tools/cli/cli_runner.h"
+#include "trace/import/formats.h"
+
+namespace gms {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// What a run reports, as text: the JSON report, then what the JSON leaves out; or its error.
+std::string report_text(const std::vector<KernelStats>& kernels, const SimConfig& cfg) {
+  std::ostringstream out;
+  print_report(out, RunReport{cfg, {"trace"}, kernels}, ReportFormat::Json);
+  auto list = [](const std::vector<std::uint64_t>& v) {
+    return fmt::format("{}", fmt::join(v, ","));
+  };
+  for (const KernelStats& k : kernels) {
+    const TrafficProfile& t = k.traffic;
+    const DramTraffic& d = t.dram;
+    out << fmt::format("kernel {} {} flops={} arch={} records={}\n", k.kernel.id, k.mode,
+                       k.kernel.flops, k.kernel.arch, k.records);
+    for (const auto& [key, value] : k.kernel.params) out << fmt::format(" {}={}", key, value);
+    out << fmt::format("\nsm_l1_sectors {}\nsm_shared_wavefronts {}\nl2_slice_sectors {}\n",
+                       list(t.sm_l1_sectors), list(t.sm_shared_wavefronts),
+                       list(t.l2_slice_sectors));
+    out << fmt::format("dram channel_bytes {}\ndram read {} write {} flush {} rows {}/{}\n",
+                       list(d.channel_bytes), d.read_bytes, d.write_bytes, d.flush_write_bytes,
+                       d.row_hits, d.row_misses);
+    out << fmt::format("load_requests {} placement {} {} {} earlier_writes {}\n", t.load_requests,
+                       k.resident_ctas_per_sm, k.carveout_kb, k.l1_bytes,
+                       k.earlier_kernels_write_bytes);
+    const TimeEstimate& e = k.time;
+    out << fmt::format("time {:a} {:a} {:a} {:a} {:a} {:a} {} {:a} {:a} {:a} {:a} {:a} {:a}\n",
+                       e.dram_ns, e.l2_ns, e.l1_ns, e.latency_ns, e.overhead_ns, e.estimate_ns,
+                       e.bound, e.waves, e.dram_efficiency, e.avg_load_latency_ns, e.dram_gbps,
+                       e.l2_gbps, e.l1_gbps);
+    const Roofline& r = k.roofline;
+    out << fmt::format("roofline {} {} {:a} {:a} {:a} {:a} {}\n", r.known, r.flops, r.intensity,
+                       r.intensity_cold, r.balance, r.attainable_flops_per_s, r.bound);
+    for (const InstrStats& row : k.instructions)
+      out << fmt::format("row {} {} {} {}\n", row.inst, op_name(row.op), row.size,
+                         row.segment_bytes);
+  }
+  return out.str();
+}
+
+/// One replay's report text (or error), with the per-unit vectors kept.
+template <class Source>
+std::string replay_text(const Source& source, const SimConfig& cfg, RunOptions opts) {
+  opts.keep_unit_traffic = true;
+  try {
+    if constexpr (std::is_same_v<Source, std::vector<std::string>>) {
+      return report_text(simulate(source, cfg, opts), cfg);
+    } else {  // one trace through the reader overload
+      auto reader = trace::open_trace_reader(source);
+      return report_text(simulate(*reader, cfg, opts), cfg);
+    }
+  } catch (const SimError& e) {
+    return std::string("error: ") + e.what() + "\n";
+  }
+}
+
+/// True when `fast` is `reference`; else adds a failure that shows the first line that differs,
+/// with its neighbours, under `what`.
+bool same_text(const std::string& reference, const std::string& fast, const std::string& what) {
+  if (reference == fast) return true;
+  std::istringstream a(reference), b(fast);
+  std::string la, lb, before;
+  int line = 1;
+  while (std::getline(a, la) && std::getline(b, lb) && la == lb) {
+    before = la;
+    ++line;
+  }
+  ADD_FAILURE() << what << ": the engines differ at line " << line << " of the report\n"
+                << "  before:    " << before << "\n  reference: " << la << "\n  fast:      " << lb;
+  return false;
+}
+
+constexpr SimMode kModes[] = {SimMode::Cold, SimMode::Cached, SimMode::Both};
+const char* mode_name(SimMode m) {
+  return m == SimMode::Cold ? "cold" : m == SimMode::Cached ? "cached" : "both";
+}
+
+/// The reference's report of `traces` in `opts.mode`, against the fast engine's as it comes
+/// (read-ahead, the default batches) and, `both_ways`, without read-ahead, with tiny batches.
+bool engines_agree(const std::vector<std::string>& traces, const SimConfig& cfg, RunOptions opts,
+                   const std::string& what, bool both_ways = true) {
+  opts.engine = Engine::Reference;
+  const std::string reference = replay_text(traces, cfg, opts);
+  opts.engine = Engine::Fast;
+  if (!same_text(reference, replay_text(traces, cfg, opts), what + " (fast)")) return false;
+  if (!both_ways) return true;
+  opts.read_ahead = false;
+  opts.cached_batch_lines = 64;
+  return same_text(reference, replay_text(traces, cfg, opts), what + " (fast, 64-line batches)");
+}
+
+std::vector<std::string> files_in(const std::string& dir, const std::string& ext) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ext) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// The suite's traces: every mixed trace of tests/e2e/mixed_traces.h and every wtrace of
+/// tests/data.
+std::vector<std::string> suite_traces(const test::TempDir& dir) {
+  std::vector<std::string> traces = {dir.file("repeat.wtrace"), dir.file("scattered.wtrace"),
+                                     dir.file("partial.wtrace")};
+  std::ofstream(traces[0]) << test::repeat_trace();
+  std::ofstream(traces[1]) << test::scattered_trace();
+  std::ofstream(traces[2]) << test::partial_write_trace();
+  for (const std::string& t : files_in(test::data_path(""), ".wtrace")) traces.push_back(t);
+  return traces;
+}
+
+class PresetTest : public testing::TestWithParam<std::string> {};
+
+TEST_P(PresetTest, EnginesAgreeOnEverySuiteTraceAndMode) {
+  const SimConfig cfg = load_config({{GetParam()}, {}});
+  test::TempDir dir;
+  const std::vector<std::string> traces = suite_traces(dir);
+  ASSERT_GT(traces.size(), 30u);
+  for (std::size_t t = 0; t < traces.size(); ++t)
+    for (const SimMode mode : kModes) {
+      RunOptions opts;
+      opts.mode = mode;
+      // The mixed traces (the first three) span batches; the others are a few records each.
+      if (!engines_agree({traces[t]}, cfg, opts,
+                         fmt::format("{} on {}, mode {}", fs::path(traces[t]).filename().string(),
+                                     fs::path(GetParam()).filename().string(), mode_name(mode)),
+                         /*both_ways=*/t < 3))
+        return;  // one report is enough
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(EngineDifferentialTest, PresetTest,
+                         testing::ValuesIn(files_in(test::source_path("configs"), ".ini")),
+                         [](const testing::TestParamInfo<std::string>& p) {
+                           std::string name = fs::path(p.param).stem().string();
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+/// A random configuration: a preset under random overrides (the groups that are valid there).
+SimConfig random_config(test::TestRng& r, std::string& described) {
+  const std::vector<std::string> presets = files_in(test::source_path("configs"), ".ini");
+  const std::string preset = presets[r.below(presets.size())];
+  SimConfig cfg = load_config({{preset}, {}});
+  described = fs::path(preset).filename().string();
+  for (const std::vector<std::string>& group : test::random_overrides(r)) {
+    SimConfig trial = cfg;
+    std::string ini;
+    for (const std::string& o : group) ini += o + "\n";
+    try {
+      apply_config_text(trial, ini, "random overrides");
+    } catch (const SimError&) {
+      continue;  // invalid here
+    }
+    cfg = trial;
+    for (const std::string& o : group) described += " " + o;
+  }
+  return cfg;
+}
+
+/// Seed `seed`: a random trace (as text and as .gmt) under a random configuration, every mode,
+/// some kernels selected or given FLOPs; the fast engine from the text (read-ahead), from the
+/// .gmt through the reader overload (partial strided lanes), and both files as one stream.
+/// Returns false (after adding a failure that names the seed) when the engines differ.
+bool random_case_agrees(std::uint64_t seed) {
+  test::TestRng r(seed);
+  test::TempDir dir;
+  const std::string text = dir.file("random.wtrace"), binary = dir.file("random.gmt");
+  std::ofstream(text) << test::random_trace(seed);
+  {
+    auto in = trace::open_trace_reader(text);
+    auto out = trace::open_trace_writer(binary);
+    std::vector<WarpInstr> batch(256);
+    for (KernelInfo k; in->next_kernel(k);) {
+      out->begin_kernel(k);
+      while (const std::size_t n = in->read(batch)) out->write({batch.data(), n});
+    }
+    out->finish();
+  }
+  std::string described;
+  const SimConfig cfg = random_config(r, described);
+  RunOptions base;
+  if (r.chance(20)) base.kernel_ids = {static_cast<std::uint32_t>(r.below(4))};
+  if (r.chance(30)) base.flops[static_cast<std::uint32_t>(r.below(4))] = r.below(1u << 20);
+  const std::string what = fmt::format("seed {} ({})", seed, described);
+  for (const SimMode mode : kModes) {
+    RunOptions opts = base;
+    opts.mode = mode;
+    const std::string in_mode = what + ", mode " + mode_name(mode);
+    bool ok = engines_agree({text}, cfg, opts, in_mode);
+    if (ok) {
+      opts.engine = Engine::Reference;
+      const std::string reference = replay_text(binary, cfg, opts);
+      opts.engine = Engine::Fast;
+      opts.read_ahead = r.chance(50);
+      opts.cached_batch_lines = r.chance(50) ? 0 : 1 + r.below(300);
+      ok = same_text(reference, replay_text(binary, cfg, opts), in_mode + " (fast, .gmt)");
+    }
+    if (ok) ok = engines_agree({text, binary}, cfg, opts, in_mode + " (two traces)");
+    if (!ok) {
+      std::cerr << "engine_differential_test: seed " << seed << " fails (GMS_DIFF_SEED=" << seed
+                << " replays it alone)\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+class RandomTest : public testing::TestWithParam<int> {};
+
+TEST_P(RandomTest, EnginesAgreeOnRandomTracesAndConfigurations) {
+  constexpr int kSeedsPerBlock = 12;
+  for (int i = 0; i < kSeedsPerBlock; ++i)
+    if (!random_case_agrees(std::uint64_t(GetParam()) * kSeedsPerBlock + i + 1)) return;
+}
+
+INSTANTIATE_TEST_SUITE_P(EngineDifferentialTest, RandomTest, testing::Range(0, 4));
+
+TEST(EngineDifferentialTest, FreshSeedsForAWhile) {
+  if (const char* seed = std::getenv("GMS_DIFF_SEED")) {
+    random_case_agrees(std::strtoull(seed, nullptr, 10));
+    return;
+  }
+  const char* seconds = std::getenv("GMS_DIFF_SECONDS");
+  if (seconds == nullptr) GTEST_SKIP() << "set GMS_DIFF_SECONDS (or GMS_DIFF_SEED) to run";
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(std::atoi(seconds));
+  std::random_device device;
+  std::uint64_t cases = 0;
+  while (std::chrono::steady_clock::now() < until) {
+    const std::uint64_t seed = (std::uint64_t{device()} << 32) | device();
+    if (!random_case_agrees(seed)) break;
+    ++cases;
+  }
+  std::cerr << "engine_differential_test: " << cases << " random cases agreed\n";
+}
+
+TEST(EngineDifferentialTest, CliRunTakesTheEngine) {
+  const std::string trace = test::data_path("d_tiled_n8_t4.wtrace");
+  const test::CliResult fast = test::run_cli("run " + trace + " --mode both --format json");
+  const test::CliResult reference =
+      test::run_cli("run " + trace + " --mode both --format json --engine reference");
+  ASSERT_EQ(fast.status, 0) << fast.err;
+  ASSERT_EQ(reference.status, 0) << reference.err;
+  EXPECT_EQ(fast.out, reference.out);
+  const test::CliResult bad = test::run_cli("run " + trace + " --engine quick");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("--engine 'quick': expected fast or reference"), std::string::npos)
+      << bad.err;
+  EXPECT_NE(test::run_cli("run --help").out.find("--engine"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gms
