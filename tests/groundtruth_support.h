@@ -120,7 +120,7 @@ inline std::string find_trace(const std::string& dir, int id) {
 }
 
 enum class CaptureState {
-  Absent,     ///< neither h200_counters.csv nor traces/: nothing captured yet
+  Absent,     ///< none of a capture's files: nothing captured yet
   Malformed,  ///< something is there, but it cannot be compared (reason says what)
   Present,    ///< counters read, and at least one row has its trace
 };
@@ -132,25 +132,30 @@ struct Capture {
   CounterTable counters;
 };
 
-/// What the ground-truth folder `dir` holds. A capture is malformed when its counters CSV is
-/// missing (while traces/ exists), unreadable or has no rows, or when no row has a trace.
+/// What the ground-truth folder `dir` holds. tools/groundtruth/capture.sh writes
+/// h200_counters.csv, traces/, h200_latency.csv and README.md there (PENDING.md is what stands
+/// in their place before); without any of them there is no capture. A capture is malformed when
+/// its counters CSV is missing, unreadable or has no rows, or when no row has a trace.
 inline Capture open_capture(const std::string& dir) {
   Capture c;
   c.dir = dir;
-  const std::filesystem::path csv = std::filesystem::path(dir) / "h200_counters.csv";
-  const std::filesystem::path traces = std::filesystem::path(dir) / "traces";
+  const std::filesystem::path root(dir);
+  const std::filesystem::path csv = root / "h200_counters.csv";
+  const std::filesystem::path traces = root / "traces";
   std::error_code ec;
   const bool have_csv = std::filesystem::exists(csv, ec);
-  const bool have_traces = std::filesystem::exists(traces, ec);
-  if (!have_csv && !have_traces) {
+  std::string other;  // another file of a capture, when there is one
+  for (const auto& p : {traces, root / "h200_latency.csv", root / "README.md"})
+    if (other.empty() && std::filesystem::exists(p, ec)) other = p.string();
+  if (!have_csv && other.empty()) {
     c.reason = "no capture in " + dir +
-               " (neither h200_counters.csv nor traces/): the GPU capture is pending, see "
-               "tests/groundtruth/PENDING.md";
+               " (none of h200_counters.csv, traces/, h200_latency.csv, README.md): the GPU "
+               "capture is pending, see tests/groundtruth/PENDING.md";
     return c;
   }
   c.state = CaptureState::Malformed;
   if (!have_csv) {
-    c.reason = traces.string() + " exists but " + csv.string() + " does not";
+    c.reason = "malformed capture: " + other + " exists but " + csv.string() + " does not";
     return c;
   }
   c.counters = load_counters_csv(csv.string());

@@ -3,7 +3,7 @@
 /// real tests/groundtruth/, or a temporary one in groundtruth_logic_test.cc), and the rule that
 /// turns a comparison into a verdict:
 ///
-/// - no capture at all (neither h200_counters.csv nor traces/): skip, saying so;
+/// - no capture at all (none of the files capture.sh writes, open_capture): skip, saying so;
 /// - a malformed capture (open_capture), or one whose rows match no trace: fail;
 /// - a capture present: fail on every mismatch, and fail when the check compared nothing (none
 ///   of its kernels has both a trace and the metrics it needs).

@@ -81,12 +81,15 @@ TEST(GroundtruthLogicTest, MalformedCountersFail) {
   }
 }
 
-TEST(GroundtruthLogicTest, TracesWithoutCountersFail) {
-  TempDir dir;
-  write(dir, "traces/1-unit.wtrace", kUnitTrace);
-  const Verdict v = run_check(dir.path.string(), check_global_requests_and_sectors);
-  EXPECT_FALSE(v.skip);
-  EXPECT_TRUE(mentions(v, "h200_counters.csv does not")) << all(v);
+TEST(GroundtruthLogicTest, ACaptureWithoutCountersFails) {
+  for (const char* file : {"traces/1-unit.wtrace", "h200_latency.csv", "README.md"}) {
+    SCOPED_TRACE(file);
+    TempDir dir;
+    write(dir, file, kUnitTrace);
+    const Verdict v = run_check(dir.path.string(), check_global_requests_and_sectors);
+    EXPECT_FALSE(v.skip);
+    EXPECT_TRUE(mentions(v, "h200_counters.csv does not")) << all(v);
+  }
 }
 
 TEST(GroundtruthLogicTest, CountersThatMatchNoTraceFail) {
