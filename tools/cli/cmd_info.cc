@@ -134,9 +134,6 @@ int cmd_info(const std::vector<std::string>& args) {
     text += fmt::format("{}\n", path);
     KernelInfo k;
     while (reader->next_kernel(k)) {
-      const std::string format_line = accelsim ? accelsim->layout_description()
-                                      : nvbit  ? nvbit->format_description()
-                                               : std::string();
       std::array<std::uint64_t, kOpCount> per_op{};
       std::uint64_t records = 0, threads = 0, with_sm = 0;
       DistinctCount warps, lines;
@@ -162,6 +159,10 @@ int cmd_info(const std::vector<std::string>& args) {
         }
         records += n;
       }
+      // After the records: a raw Accel-Sim file or an NVBit variant shows in its first lines.
+      const std::string format_line = accelsim ? accelsim->layout_description()
+                                      : nvbit  ? nvbit->format_description()
+                                               : std::string();
       text += fmt::format("  kernel {} {}: grid {},{},{} block {},{},{} shmem {} B\n", k.id,
                           k.name.empty() ? "-" : k.name, k.grid.x, k.grid.y, k.grid.z, k.block.x,
                           k.block.y, k.block.z, k.shmem_bytes);

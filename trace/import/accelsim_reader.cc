@@ -89,6 +89,7 @@ std::string_view accelsim_layout_name(AccelSimLayout layout) {
 
 std::string AccelSimReader::layout_description() const {
   std::string d = fmt::format("Accel-Sim {}", accelsim_layout_name(layout_));
+  if (raw_) d += ", raw tracer output (not post-processed; lines replayed in file order)";
   if (prefixed_) d += ", 'tb_x tb_y tb_z warp' before each PC";
   if (layout_ == AccelSimLayout::V4 || layout_ == AccelSimLayout::V5)
     d += lineinfo_ ? ", lineinfo column" : ", lineinfo off";
@@ -117,7 +118,7 @@ bool AccelSimReader::looks_like_list(std::string_view head) {
   while (i < head.size() && (detail::is_space(head[i]) || head[i] == '\n' || head[i] == '\r')) ++i;
   const std::string_view first = head.substr(i, head.find('\n', i) - i);
   if (first.starts_with("MemcpyHtoD,") || first.starts_with("MemcpyDtoH,")) return true;
-  return first.starts_with("kernel") && first.find(".traceg") != std::string_view::npos;
+  return first.starts_with("kernel") && first.find(".trace") != std::string_view::npos;
 }
 
 bool AccelSimReader::looks_like_traceg(std::string_view head) {
@@ -217,6 +218,7 @@ void AccelSimReader::read_header(KernelInfo& out) {
   shmem_base_ = local_base_ = 0;
   tracer_version_ = 0;
   lineinfo_ = false;
+  raw_ = block_seen_ = false;
   format_line_.clear();
   bool has_id = false, has_version = false;
   std::string stream, nvbit;
@@ -476,6 +478,7 @@ bool AccelSimReader::load_block() {
   rr_ = 0;
   warp_seen_.assign(warps_per_block_, 0);
   std::string_view raw, line;
+  if (raw_) return load_raw_record({}, false);
   if (have_pending_) {
     have_pending_ = false;
   } else {
@@ -484,9 +487,16 @@ bool AccelSimReader::load_block() {
       line = trim(raw);
       if (line.empty()) continue;
       if (line.starts_with("#BEGIN_TB")) break;
+      if (!block_seen_ && line[0] >= '0' && line[0] <= '9') {
+        // The tracer's own kernel-N.trace, before post-traces-processing grouped it by block:
+        // every line carries "tb_x tb_y tb_z warp", replayed in file order.
+        raw_ = prefixed_ = true;
+        return load_raw_record(line, true);
+      }
       line_error(fmt::format("expected #BEGIN_TB, found '{}'", shown_token(line)));
     }
   }
+  block_seen_ = true;
   bool have_cta = false;
   std::uint64_t expected = 0, seen = 0;  // instruction lines of the current warp
   std::uint32_t warp = 0;
@@ -575,6 +585,33 @@ bool AccelSimReader::load_block() {
   return true;
 }
 
+bool AccelSimReader::load_raw_record(std::string_view first, bool have_first) {
+  std::string_view raw, line;
+  for (;;) {
+    if (have_first) {
+      have_first = false;
+      raw = first;
+    } else if (!lines_->next(raw)) {
+      return false;
+    }
+    line = trim(raw);
+    if (line.empty()) continue;
+    if (line[0] == '#')
+      line_error(fmt::format(
+          "unexpected line '{}' in a raw (not post-processed) Accel-Sim trace, whose lines all "
+          "start with 'tb_x tb_y tb_z warp'",
+          shown_token(line)));
+    arena_.clear();
+    slots_.assign(1, WarpSlot{0, 0, 0});
+    parse_instruction(line);
+    if (slots_[0].left == 0) continue;
+    slots_[0].warp = cur_warp_;
+    active_.assign(1, 0);
+    rr_ = 0;
+    return true;
+  }
+}
+
 void AccelSimReader::parse_instruction(std::string_view line) {
   detail::Tokens t{line};
   std::string_view tok;
@@ -591,7 +628,21 @@ void AccelSimReader::parse_instruction(std::string_view line) {
             accelsim_layout_name(layout_), shown_token(prefix.substr(0, 32)),
             tracer_version_ == 0 ? " (no '-accelsim tracer version' header: pre-3 assumed)" : ""));
     }
-    if (v[0] != cta_xyz_[0] || v[1] != cta_xyz_[1] || v[2] != cta_xyz_[2] || v[3] != cur_warp_)
+    if (raw_) {
+      const Dim3& g = kernel_.grid;
+      if (v[0] >= g.x || v[1] >= g.y || v[2] >= g.z)
+        line_error(fmt::format("thread block {},{},{} is outside the grid ({},{},{})", v[0], v[1],
+                               v[2], g.x, g.y, g.z));
+      if (v[3] >= warps_per_block_)
+        line_error(fmt::format("warp {} is out of range: a block of {} threads has {} warp{}", v[3],
+                               kernel_.block.count(), warps_per_block_,
+                               warps_per_block_ == 1 ? "" : "s"));
+      std::copy(std::begin(v), std::begin(v) + 3, cta_xyz_);
+      cur_warp_ = v[3];
+      cta_ = static_cast<std::uint32_t>(v[0] + std::uint64_t{v[1]} * g.x +
+                                        std::uint64_t{v[2]} * g.x * g.y);
+    } else if (v[0] != cta_xyz_[0] || v[1] != cta_xyz_[1] || v[2] != cta_xyz_[2] ||
+               v[3] != cur_warp_)
       line_error(fmt::format(
           "{} Accel-Sim layout expected 'tb_x tb_y tb_z warp' = '{} {} {} {}' (this block and "
           "warp), found '{} {} {} {}'",

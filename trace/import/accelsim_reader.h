@@ -98,7 +98,8 @@ class AccelSimReader final : public TraceReader {
   void check_header_values(KernelInfo& out);  // replaces (and warns about) impossible values
   void prescan(KernelInfo& out, bool need_extents);  // lineinfo and grid/block extents pre-pass
   bool load_block();                                 // false at the end of the kernel file
-  void parse_instruction(std::string_view line);     // appends one record to the arena
+  bool load_raw_record(std::string_view first, bool have_first);  // raw kernel-N.trace
+  void parse_instruction(std::string_view line);                  // appends one record to the arena
   void emit(WarpInstr& out);
   [[noreturn]] void line_error(std::string_view what) const;
   /// "<file>:<line>: <layout> Accel-Sim layout expected <what>, found '<tok>'".
@@ -126,7 +127,9 @@ class AccelSimReader final : public TraceReader {
   std::string format_line_;  // the `#traces format = ...` line, "" when absent
   std::vector<std::pair<std::string, std::string>> header_lies_;  // header_<field> params
   std::string line_info_;                                         // the lineinfo param value
-  bool prefixed_ = false;  // legacy: "tb_x tb_y tb_z warp" before the PC
+  bool prefixed_ = false;    // legacy or raw: "tb_x tb_y tb_z warp" before the PC
+  bool raw_ = false;         // a tracer's kernel-N.trace before post-processing
+  bool block_seen_ = false;  // a #BEGIN_TB was read in this file
   bool lineinfo_ = false;
   std::uint32_t warps_per_block_ = 1;
   std::unordered_set<std::uint32_t> kernel_ids_;

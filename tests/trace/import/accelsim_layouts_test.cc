@@ -150,6 +150,38 @@ TEST(AccelSimLayoutsTest, Version3FilesKeepTheOldFormatLineWithoutThePrefix) {
   EXPECT_EQ(r.records[0].addr[1], 0x7f0010000008u);
 }
 
+TEST(AccelSimLayoutsTest, RawTracerOutputIsReplayedInFileOrder) {
+  // kernel-N.trace as tracer_tool writes it, before post-traces-processing: no #BEGIN_TB, every
+  // line prefixed with its block and warp, blocks interleaved as they ran.
+  TempDir dir;
+  std::string h = header(3, false);
+  h.replace(h.find("-grid dim = (1,1,1)"), 19, "-grid dim = (2,1,1)");
+  h.replace(h.find("-block dim = (32,1,1)"), 21, "-block dim = (64,1,1)");
+  write_bytes(dir.file("kernel-1.trace"),
+              h + "1 0 0 1 0008 ffffffff 1 R1 MOV 0 0\n"
+                  "1 0 0 1 0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7f0010000000 4\n"
+                  "0 0 0 0 0010 0000ffff 1 R2 LDG.E 1 R4 4 1 0x7f0010000100 4\n"
+                  "1 0 0 0 0020 ffffffff 0 STG.E 2 R4 R2 4 1 0x7f0010000200 4\n");
+  write_bytes(dir.file("kernelslist"), "MemcpyHtoD,0x00007f0010000000,4096\nkernel-1.trace\n");
+  const Read r = read_all(dir.file("kernelslist"), true);
+  ASSERT_EQ(r.records.size(), 3u);
+  EXPECT_EQ(r.records[0].cta, 1u);
+  EXPECT_EQ(r.records[0].warp, 1u);
+  EXPECT_EQ(r.records[1].cta, 0u);
+  EXPECT_EQ(r.records[1].mask, 0xffffu);
+  EXPECT_EQ(r.records[2].op, Op::STG);
+  EXPECT_EQ(r.counts.non_memory, 1u);
+  EXPECT_EQ(read_trace(dir.file("kernelslist")).records.at(0).size(), 3u);  // detected
+  write_bytes(dir.file("kernel-1.trace"),
+              h + "2 0 0 0 0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7f0010000000 4\n");
+  GMS_EXPECT_CONTAINS(error_of([&] { read_all(dir.file("kernel-1.trace")); }),
+                      "kernel-1.trace:15: thread block 2,0,0 is outside the grid (2,1,1)");
+  write_bytes(dir.file("kernel-1.trace"),
+              h + "0 0 0 0 0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7f0010000000 4\n#BEGIN_TB\n");
+  GMS_EXPECT_CONTAINS(error_of([&] { read_all(dir.file("kernel-1.trace")); }),
+                      "kernel-1.trace:16: unexpected line '#BEGIN_TB' in a raw");
+}
+
 TEST(AccelSimLayoutsTest, Version4WithAndWithoutLineinfoAndVersion5WithTheImmediate) {
   const std::string ld = "0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7f0010000000 4";
   struct Case {
