@@ -18,8 +18,9 @@ TraceFormat parse_trace_format(const std::string& name);
 
 /// Opens a trace for reading; "-" reads standard input. Compression (zstd, xz) is undone on the
 /// fly whatever the format. With Auto the format is detected from the content: the .gmt magic;
-/// "#wtrace" text; an Accel-Sim kernelslist.g (MemcpyHtoD / kernel-N.traceg lines) or .traceg
-/// ("-key = value" header or "#BEGIN_TB"); an NVBit mem_trace log (a "MEMTRACE:" line, the NVBit
+/// "#wtrace" text; an Accel-Sim kernelslist.g (MemcpyHtoD / kernel-N.traceg or raw kernel-N.trace
+/// lines) or kernel file of any tracer generation ("-key = value" header, "#traces format" or
+/// "#BEGIN_TB"); an NVBit mem_trace log, stock or modified (a "MEMTRACE:" line, the NVBit
 /// banner, or the older "CTA x,y,z - warp" / "Kernel ... - grid size" lines in the first 64
 /// KiB). Anything else is an error that lists the formats tried. An explicit `format` skips the
 /// detection (for Accel-Sim, the content still tells a kernelslist.g from a .traceg).
