@@ -392,7 +392,6 @@ void AccelSimReader::check_header_values(KernelInfo& out) {
     lies.emplace_back("header_block",
                       fmt::format("{},{},{}", header_block.x, header_block.y, header_block.z));
   }
-  for (auto& kv : lies) header_lies_.push_back(std::move(kv));
 }
 
 void AccelSimReader::prescan(KernelInfo& out, bool need_extents) {

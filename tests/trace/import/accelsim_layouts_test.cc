@@ -297,6 +297,15 @@ TEST(AccelSimLayoutsTest, HeaderLiesAreWarnedReplacedRecordedAndReplayed) {
     ASSERT_EQ(r.records.size(), 4u);
     EXPECT_EQ(r.records[3].cta, 1u);
     EXPECT_EQ(r.records[3].warp, 1u);
+    for (const auto& [key, value] : k.params) {
+      EXPECT_FALSE(key.empty());
+      EXPECT_FALSE(value.empty()) << key;
+    }
+    // The replaced values and the recorded lies convert to wtrace and back.
+    const Trace imported = read_trace(p.str());
+    TempPath text(".wtrace");
+    write_trace(text.str(), imported);
+    EXPECT_EQ(read_trace(text.str()), imported);
     for (SimMode mode : {SimMode::Cold, SimMode::Cached}) {
       RunOptions opts;
       opts.mode = mode;
