@@ -43,6 +43,8 @@ Json kernel_json(const KernelStats& k) {
   jk["block"] = {k.kernel.block.x, k.kernel.block.y, k.kernel.block.z};
   jk["shmem"] = k.kernel.shmem_bytes;
   jk["records"] = k.records;
+  if (const auto ignored = ignored_header_values(k.kernel); !ignored.empty())
+    for (const auto& [field, value] : ignored) jk["header_ignored"][field] = value;
   if (k.mode == "cached")
     jk["placement"] = {{"resident_ctas_per_sm", k.resident_ctas_per_sm},
                        {"carveout_kb", k.carveout_kb},

@@ -9,6 +9,9 @@
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "sim/config/config.h"
 #include "sim/core/stats.h"
@@ -88,6 +91,16 @@ inline std::map<std::uint32_t, std::uint32_t> line_map(const KernelInfo& k) {
       pos = end + 1;
     }
   }
+  return out;
+}
+
+/// Header values of the trace that could not be true and were not used (an importer records
+/// each as a `header_<field>=<value>` parameter): (field, value) pairs in line order.
+inline std::vector<std::pair<std::string, std::string>> ignored_header_values(const KernelInfo& k) {
+  std::vector<std::pair<std::string, std::string>> out;
+  constexpr std::string_view kPrefix = "header_";
+  for (const auto& [key, value] : k.params)
+    if (key.starts_with(kPrefix)) out.emplace_back(key.substr(kPrefix.size()), value);
   return out;
 }
 

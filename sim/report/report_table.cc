@@ -190,6 +190,11 @@ void print_table(std::ostream& out, const RunReport& r) {
         k.kernel.id, k.kernel.name.empty() ? "-" : k.kernel.name, k.mode, k.kernel.grid.x,
         k.kernel.grid.y, k.kernel.grid.z, k.kernel.block.x, k.kernel.block.y, k.kernel.block.z,
         k.kernel.shmem_bytes, k.records);
+    if (const auto ignored = ignored_header_values(k.kernel); !ignored.empty()) {
+      fmt::print(out, "  trace header values ignored (they cannot be true):");
+      for (const auto& [field, value] : ignored) fmt::print(out, " {}={}", field, value);
+      fmt::print(out, "\n");
+    }
     print_class_totals(out, k);
     print_time(out, k);
     if (k.mode == "cached") {
