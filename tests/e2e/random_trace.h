@@ -7,21 +7,18 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
 namespace gms::test {
 
-/// splitmix64: the same sequence on every platform (std's distributions are not specified).
+/// Random choices from a seed. std::mt19937_64's sequence is specified by the standard (its
+/// distributions are not, so none is used): a seed gives the same trace everywhere.
 class TestRng {
  public:
-  explicit TestRng(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  explicit TestRng(std::uint64_t seed) : engine_(seed) {}
+  std::uint64_t next() { return engine_(); }
   /// Uniform in [0, n) (n > 0; the bias of a modulo is of no matter here).
   std::uint64_t below(std::uint64_t n) { return next() % n; }
   bool chance(unsigned percent) { return below(100) < percent; }
@@ -31,7 +28,7 @@ class TestRng {
   }
 
  private:
-  std::uint64_t s_;
+  std::mt19937_64 engine_;
 };
 
 namespace detail {
