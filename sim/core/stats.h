@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/records.h"
@@ -75,10 +76,18 @@ struct InstrStats {
   AccessCounters c;
 };
 
+/// Which model produced a kernel's statistics: the cold one (every access misses) or the cached
+/// hierarchy.
+enum class KernelMode : std::uint8_t { Cold, Cached };
+
+constexpr std::string_view kernel_mode_name(KernelMode m) {
+  return m == KernelMode::Cold ? "cold" : "cached";
+}
+
 /// Everything one kernel produced in one mode.
 struct KernelStats {
   KernelInfo kernel;
-  std::string mode = "cold";
+  KernelMode mode = KernelMode::Cold;
   std::array<AccessCounters, kOpClassCount> totals{};
   std::vector<InstrStats> instructions;  ///< in order of first appearance
   std::uint64_t records = 0;             ///< warp instructions replayed

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gms {
@@ -29,9 +30,39 @@ struct TrafficProfile {
   std::uint64_t load_requests = 0;  ///< warp-level loads and atomics (they wait for data)
 };
 
+/// The level whose term is the largest in a kernel's time estimate (None: not estimated).
+enum class Bound : std::uint8_t { None, Dram, L2, L1, Latency, Overhead };
+
+constexpr std::string_view bound_name(Bound b) {
+  switch (b) {
+    case Bound::Dram:
+      return "DRAM-bound";
+    case Bound::L2:
+      return "L2-bound";
+    case Bound::L1:
+      return "L1-bound";
+    case Bound::Latency:
+      return "latency-bound";
+    case Bound::Overhead:
+      return "overhead-bound";
+    case Bound::None:
+      break;
+  }
+  return "";
+}
+
+/// Which side of the roofline's ridge a kernel sits (Unknown: its FLOPs are not known).
+enum class RooflineBound : std::uint8_t { Unknown, Memory, Compute };
+
+constexpr std::string_view roofline_bound_name(RooflineBound b) {
+  return b == RooflineBound::Memory    ? "memory-bound"
+         : b == RooflineBound::Compute ? "compute-bound"
+                                       : "";
+}
+
 struct TimeEstimate {
   double dram_ns = 0, l2_ns = 0, l1_ns = 0, latency_ns = 0, overhead_ns = 0, estimate_ns = 0;
-  std::string bound;  ///< "DRAM-bound", "L2-bound", "L1-bound", "latency-bound" or "overhead-bound"
+  Bound bound = Bound::None;
   double waves = 0;
   double dram_efficiency = 0;  ///< the blended efficiency used (x row factor)
   double avg_load_latency_ns = 0;
@@ -46,7 +77,7 @@ struct Roofline {
   double intensity_cold = 0;  ///< FLOP per global byte fetched in the cold model (the notes')
   double balance = 0;         ///< machine balance: peak FLOP/s / peak DRAM bytes/s
   double attainable_flops_per_s = 0;
-  std::string bound;  ///< "memory-bound" or "compute-bound"
+  RooflineBound bound = RooflineBound::Unknown;
 };
 
 }  // namespace gms

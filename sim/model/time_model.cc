@@ -82,14 +82,14 @@ TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
   t.overhead_ns =
       cfg.gpu.launch_overhead_ns + std::max(0.0, t.waves - 1) * cfg.gpu.wave_overhead_ns;
 
-  const std::pair<double, const char*> terms[] = {{t.dram_ns, "DRAM-bound"},
-                                                  {t.l2_ns, "L2-bound"},
-                                                  {t.l1_ns, "L1-bound"},
-                                                  {t.latency_ns, "latency-bound"}};
+  const std::pair<double, Bound> terms[] = {{t.dram_ns, Bound::Dram},
+                                            {t.l2_ns, Bound::L2},
+                                            {t.l1_ns, Bound::L1},
+                                            {t.latency_ns, Bound::Latency}};
   const auto* top =
       std::max_element(std::begin(terms), std::end(terms),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
-  t.bound = top->first >= t.overhead_ns ? top->second : "overhead-bound";
+  t.bound = top->first >= t.overhead_ns ? top->second : Bound::Overhead;
   t.estimate_ns = top->first + t.overhead_ns;
 
   const double l2_bytes =
@@ -112,7 +112,7 @@ Roofline roofline_point(std::uint64_t flops, double intensity, double peak_gflop
   r.intensity = intensity;
   r.balance = peak_gflops / peak_gbps;
   r.attainable_flops_per_s = std::min(peak_gflops, intensity * peak_gbps) * 1e9;
-  r.bound = intensity < r.balance ? "memory-bound" : "compute-bound";
+  r.bound = intensity < r.balance ? RooflineBound::Memory : RooflineBound::Compute;
   return r;
 }
 
@@ -125,8 +125,9 @@ Roofline roofline(const KernelStats& k, const SimConfig& cfg) {
   const double flops = static_cast<double>(k.kernel.flops);
   const double intensity_cold = cold_bytes == 0 ? 0 : flops / static_cast<double>(cold_bytes);
   const std::uint64_t dram = k.traffic.dram.read_bytes + k.traffic.dram.write_bytes;
-  const double intensity =
-      k.mode == "cached" ? (dram == 0 ? 0 : flops / static_cast<double>(dram)) : intensity_cold;
+  const double intensity = k.mode == KernelMode::Cached
+                               ? (dram == 0 ? 0 : flops / static_cast<double>(dram))
+                               : intensity_cold;
   Roofline r = roofline_point(k.kernel.flops, intensity, cfg.gpu.fp32_gflops, cfg.dram.peak_gbps);
   r.intensity_cold = intensity_cold;
   return r;

@@ -20,7 +20,7 @@ void start_kernel(const KernelInfo& kernel, const SimConfig& cfg, const RunOptio
   if (cold) cold->kernel = kernel;
   if (cached) {
     cached->kernel = kernel;
-    cached->mode = "cached";
+    cached->mode = KernelMode::Cached;
   }
   for (auto* k : {&cold, &cached})
     if (*k) {

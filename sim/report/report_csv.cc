@@ -21,8 +21,9 @@ void print_csv(std::ostream& out, const RunReport& r) {
     for (const InstrStats& i : k.instructions) {
       const AccessCounters& c = i.c;
       const bool shared = is_shared(i.op);
-      fmt::print(out, "{},{},{},{},{},{},{},{}", k.kernel.id, k.kernel.name, k.mode, i.inst,
-                 op_name(i.op), i.size, op_class_key(op_class(i.op)), shared ? 0 : i.segment_bytes);
+      fmt::print(out, "{},{},{},{},{},{},{},{}", k.kernel.id, k.kernel.name,
+                 kernel_mode_name(k.mode), i.inst, op_name(i.op), i.size,
+                 op_class_key(op_class(i.op)), shared ? 0 : i.segment_bytes);
       for (const Metric* s : kMemoryStats) fmt::print(out, ",{}", s->count(c));
       fmt::print(out, ",{},{},{},{},{}", shared ? "" : fmt::format("{:.6f}", efficiency(c)),
                  wasted_bytes(c), c.wavefronts, c.ideal_wavefronts, conflicts(c));

@@ -29,7 +29,7 @@ std::string kernel_label(const KernelStats& k) {
 }
 
 bool cached(const KernelStats& k) {
-  return k.mode == "cached";
+  return k.mode == KernelMode::Cached;
 }
 
 /// Class totals of one kernel.
@@ -196,7 +196,8 @@ void print_html(std::ostream& out, const RunReport& r) {
     hits.categories.push_back(kernel_label(k));
     hits.series[0].values.push_back(l1_hit_rate(s.memory));
     hits.series[1].values.push_back(l2_hit_rate(s.memory));
-    if (i > 0 && r.kernels[i - 1].mode == "cold" && r.kernels[i - 1].kernel.id == k.kernel.id) {
+    if (i > 0 && r.kernels[i - 1].mode == KernelMode::Cold &&
+        r.kernels[i - 1].kernel.id == k.kernel.id) {
       both.categories.push_back(kernel_label(k));
       both.series[0].values.push_back(
           static_cast<double>(dram_bytes(kernel_sums(r.kernels[i - 1]).memory)));
@@ -214,13 +215,15 @@ void print_html(std::ostream& out, const RunReport& r) {
       "Roofline (FP32, DRAM)", r.config.gpu.fp32_gflops, r.config.dram.peak_gbps, {}};
   for (const KernelStats& k : r.kernels) {
     const TimeEstimate& t = k.time;
-    times.push_back({kernel_label(k), k.mode, fmt::format("{:.3f}", t.estimate_ns / 1000), t.bound,
+    times.push_back({kernel_label(k), std::string(kernel_mode_name(k.mode)),
+                     fmt::format("{:.3f}", t.estimate_ns / 1000), std::string(bound_name(t.bound)),
                      fmt::format("{:.3f}", t.dram_ns / 1000), fmt::format("{:.3f}", t.l2_ns / 1000),
                      fmt::format("{:.3f}", t.l1_ns / 1000),
                      fmt::format("{:.3f}", t.latency_ns / 1000),
                      fmt::format("{:.3f}", t.overhead_ns / 1000)});
     if (k.roofline.known && t.estimate_ns > 0)
-      roof.points.push_back({fmt::format("{} ({})", kernel_label(k), k.mode), k.roofline.intensity,
+      roof.points.push_back({fmt::format("{} ({})", kernel_label(k), kernel_mode_name(k.mode)),
+                             k.roofline.intensity,
                              static_cast<double>(k.roofline.flops) / t.estimate_ns});
   }
   if (!times.empty()) {
@@ -233,9 +236,9 @@ void print_html(std::ostream& out, const RunReport& r) {
 
   for (std::size_t i = 0; i < r.kernels.size(); ++i) {
     const KernelStats& k = r.kernels[i];
-    const bool after_cold =
-        i > 0 && r.kernels[i - 1].mode == "cold" && r.kernels[i - 1].kernel.id == k.kernel.id;
-    page.heading(2, fmt::format("Kernel {} ({})", kernel_label(k), k.mode));
+    const bool after_cold = i > 0 && r.kernels[i - 1].mode == KernelMode::Cold &&
+                            r.kernels[i - 1].kernel.id == k.kernel.id;
+    page.heading(2, fmt::format("Kernel {} ({})", kernel_label(k), kernel_mode_name(k.mode)));
     page.paragraph(fmt::format(
         "grid {},{},{}  block {},{},{}  shared memory {} B  records {}{}", k.kernel.grid.x,
         k.kernel.grid.y, k.kernel.grid.z, k.kernel.block.x, k.kernel.block.y, k.kernel.block.z,

@@ -38,14 +38,14 @@ Json kernel_json(const KernelStats& k) {
   Json jk;
   jk["id"] = k.kernel.id;
   jk["name"] = k.kernel.name;
-  jk["mode"] = k.mode;
+  jk["mode"] = kernel_mode_name(k.mode);
   jk["grid"] = {k.kernel.grid.x, k.kernel.grid.y, k.kernel.grid.z};
   jk["block"] = {k.kernel.block.x, k.kernel.block.y, k.kernel.block.z};
   jk["shmem"] = k.kernel.shmem_bytes;
   jk["records"] = k.records;
   if (const auto ignored = ignored_header_values(k.kernel); !ignored.empty())
     for (const auto& [field, value] : ignored) jk["header_ignored"][field] = value;
-  if (k.mode == "cached")
+  if (k.mode == KernelMode::Cached)
     jk["placement"] = {{"resident_ctas_per_sm", k.resident_ctas_per_sm},
                        {"carveout_kb", k.carveout_kb},
                        {"l1_bytes", k.l1_bytes}};
@@ -70,7 +70,7 @@ Json kernel_json(const KernelStats& k) {
   }
   const TimeEstimate& time = k.time;
   jk["totals"]["time"] = {{"estimate_ns", time.estimate_ns},
-                          {"bound", time.bound},
+                          {"bound", bound_name(time.bound)},
                           {"dram_ns", time.dram_ns},
                           {"l2_ns", time.l2_ns},
                           {"l1_ns", time.l1_ns},
@@ -88,7 +88,7 @@ Json kernel_json(const KernelStats& k) {
                                 {"intensity_cold", k.roofline.intensity_cold},
                                 {"balance", k.roofline.balance},
                                 {"attainable_flops_per_s", k.roofline.attainable_flops_per_s},
-                                {"bound", k.roofline.bound}};
+                                {"bound", roofline_bound_name(k.roofline.bound)}};
   Json rows = Json::array();
   const auto lines = line_map(k.kernel);
   for (const InstrStats& i : k.instructions) {

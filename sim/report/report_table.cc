@@ -80,8 +80,8 @@ void print_time(std::ostream& out, const KernelStats& k) {
              "\n  time: {:.3f} us, {} (DRAM {:.3f}, L2 {:.3f}, L1 {:.3f}, latency {:.3f}, overhead "
              "{:.3f} us; "
              "{:.0f} waves)\n",
-             t.estimate_ns / 1000, t.bound, t.dram_ns / 1000, t.l2_ns / 1000, t.l1_ns / 1000,
-             t.latency_ns / 1000, t.overhead_ns / 1000, t.waves);
+             t.estimate_ns / 1000, bound_name(t.bound), t.dram_ns / 1000, t.l2_ns / 1000,
+             t.l1_ns / 1000, t.latency_ns / 1000, t.overhead_ns / 1000, t.waves);
   fmt::print(out, "  achieved: DRAM {:.1f} GB/s, L2 {:.1f} GB/s, L1 {:.1f} GB/s\n", t.dram_gbps,
              t.l2_gbps, t.l1_gbps);
   const DramTraffic& d = k.traffic.dram;
@@ -94,7 +94,7 @@ void print_time(std::ostream& out, const KernelStats& k) {
                "  roofline: {} FLOP, intensity {:.3f} FLOP/B (cold {:.3f}), balance {:.2f}, "
                "attainable {:.1f} GFLOP/s, {}\n",
                r.flops, r.intensity, r.intensity_cold, r.balance, r.attainable_flops_per_s / 1e9,
-               r.bound);
+               roofline_bound_name(r.bound));
 }
 
 void print_traffic(std::ostream& out, const KernelStats& k) {
@@ -187,9 +187,9 @@ void print_table(std::ostream& out, const RunReport& r) {
     fmt::print(
         out,
         "\nkernel {} {} ({} mode): grid {},{},{} block {},{},{} shmem {} B, {} warp instructions\n",
-        k.kernel.id, k.kernel.name.empty() ? "-" : k.kernel.name, k.mode, k.kernel.grid.x,
-        k.kernel.grid.y, k.kernel.grid.z, k.kernel.block.x, k.kernel.block.y, k.kernel.block.z,
-        k.kernel.shmem_bytes, k.records);
+        k.kernel.id, k.kernel.name.empty() ? "-" : k.kernel.name, kernel_mode_name(k.mode),
+        k.kernel.grid.x, k.kernel.grid.y, k.kernel.grid.z, k.kernel.block.x, k.kernel.block.y,
+        k.kernel.block.z, k.kernel.shmem_bytes, k.records);
     if (const auto ignored = ignored_header_values(k.kernel); !ignored.empty()) {
       fmt::print(out, "  trace header values ignored (they cannot be true):");
       for (const auto& [field, value] : ignored) fmt::print(out, " {}={}", field, value);
@@ -197,11 +197,11 @@ void print_table(std::ostream& out, const RunReport& r) {
     }
     print_class_totals(out, k);
     print_time(out, k);
-    if (k.mode == "cached") {
+    if (k.mode == KernelMode::Cached) {
       print_traffic(out, k);
       print_hierarchy_instructions(out, k);
       const KernelStats* prev = n > 0 ? &r.kernels[n - 1] : nullptr;
-      if (prev != nullptr && prev->mode == "cold" && prev->kernel.id == k.kernel.id)
+      if (prev != nullptr && prev->mode == KernelMode::Cold && prev->kernel.id == k.kernel.id)
         print_comparison(out, *prev, k);
     } else {
       print_instructions(out, k);

@@ -108,8 +108,8 @@ TEST(CachedTest, BothModesListEveryKernelTwice) {
   const auto cold = run(test::data_path("example_stream.wtrace"), SimMode::Cold);
   ASSERT_EQ(ks.size(), 2 * cold.size());
   for (std::size_t i = 0; i < cold.size(); ++i) {
-    EXPECT_EQ(ks[2 * i].mode, "cold");
-    EXPECT_EQ(ks[2 * i + 1].mode, "cached");
+    EXPECT_EQ(ks[2 * i].mode, KernelMode::Cold);
+    EXPECT_EQ(ks[2 * i + 1].mode, KernelMode::Cached);
     EXPECT_EQ(ks[2 * i].kernel.id, cold[i].kernel.id);
     EXPECT_EQ(ks[2 * i].total(OpClass::GlobalLoad), cold[i].total(OpClass::GlobalLoad));
     // The coalescer's counts do not depend on the mode.

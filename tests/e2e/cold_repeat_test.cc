@@ -35,7 +35,7 @@ void expect_cold_agrees_with_both(const std::string& path,
     for (std::size_t k = 0; k < cold.size(); ++k) {
       const KernelStats& a = cold[k];
       const KernelStats& b = both[2 * k];  // each kernel's cold result comes first
-      ASSERT_EQ(b.mode, "cold");
+      ASSERT_EQ(b.mode, KernelMode::Cold);
       EXPECT_EQ(a.records, b.records);
       ASSERT_EQ(a.instructions.size(), b.instructions.size());
       for (std::size_t r = 0; r < a.instructions.size(); ++r)

@@ -45,8 +45,8 @@ std::string report_text(const std::vector<KernelStats>& kernels, const SimConfig
   for (const KernelStats& k : kernels) {
     const TrafficProfile& t = k.traffic;
     const DramTraffic& d = t.dram;
-    out << fmt::format("kernel {} {} flops={} arch={} records={}\n", k.kernel.id, k.mode,
-                       k.kernel.flops, k.kernel.arch, k.records);
+    out << fmt::format("kernel {} {} flops={} arch={} records={}\n", k.kernel.id,
+                       kernel_mode_name(k.mode), k.kernel.flops, k.kernel.arch, k.records);
     for (const auto& [key, value] : k.kernel.params) out << fmt::format(" {}={}", key, value);
     out << fmt::format("\nsm_l1_sectors {}\nsm_shared_wavefronts {}\nl2_slice_sectors {}\n",
                        list(t.sm_l1_sectors), list(t.sm_shared_wavefronts),
@@ -60,11 +60,12 @@ std::string report_text(const std::vector<KernelStats>& kernels, const SimConfig
     const TimeEstimate& e = k.time;
     out << fmt::format("time {:a} {:a} {:a} {:a} {:a} {:a} {} {:a} {:a} {:a} {:a} {:a} {:a}\n",
                        e.dram_ns, e.l2_ns, e.l1_ns, e.latency_ns, e.overhead_ns, e.estimate_ns,
-                       e.bound, e.waves, e.dram_efficiency, e.avg_load_latency_ns, e.dram_gbps,
-                       e.l2_gbps, e.l1_gbps);
+                       bound_name(e.bound), e.waves, e.dram_efficiency, e.avg_load_latency_ns,
+                       e.dram_gbps, e.l2_gbps, e.l1_gbps);
     const Roofline& r = k.roofline;
     out << fmt::format("roofline {} {} {:a} {:a} {:a} {:a} {}\n", r.known, r.flops, r.intensity,
-                       r.intensity_cold, r.balance, r.attainable_flops_per_s, r.bound);
+                       r.intensity_cold, r.balance, r.attainable_flops_per_s,
+                       roofline_bound_name(r.bound));
     for (const InstrStats& row : k.instructions)
       out << fmt::format("row {} {} {} {}\n", row.inst, op_name(row.op), row.size,
                          row.segment_bytes);

@@ -33,7 +33,7 @@ TEST(TimeBoundsTest, LargeUnitStrideStreamIsDramBound) {
   test::TempDir dir;
   // 2M loads and 2M stores of 128 bytes: 256 MiB each way, four times the L2.
   const KernelStats k = run(gen(dir, "stream", "stream --records 4000000"));
-  EXPECT_EQ(k.time.bound, "DRAM-bound");
+  EXPECT_EQ(k.time.bound, Bound::Dram);
   EXPECT_GT(k.time.dram_gbps, 0.5 * 4800);
   EXPECT_LT(k.time.dram_gbps, 4800);
 }
@@ -48,7 +48,7 @@ TEST(TimeBoundsTest, OneWarpChasingPointersIsLatencyBound) {
   }
   std::ofstream(dir.file("chase.wtrace")) << body;
   const KernelStats k = run(dir.file("chase.wtrace"));
-  EXPECT_EQ(k.time.bound, "latency-bound");
+  EXPECT_EQ(k.time.bound, Bound::Latency);
   EXPECT_GT(k.time.latency_ns, 10 * k.time.dram_ns);
 }
 
@@ -64,7 +64,7 @@ TEST(TimeBoundsTest, StridedStoresThatFitInL2AreL2Bound) {
     body += fmt::format("0 STG 4 - {} {} ffffffff @0x{:x}:128\n", w / 8, w % 8, (w % 4096) * 4096);
   std::ofstream(dir.file("store.wtrace")) << body;
   const KernelStats k = run(dir.file("store.wtrace"));
-  EXPECT_EQ(k.time.bound, "L2-bound");
+  EXPECT_EQ(k.time.bound, Bound::L2);
   EXPECT_GT(k.time.l2_ns, 3 * k.time.l1_ns);
   EXPECT_DOUBLE_EQ(k.time.l1_ns, 12160 / 1.98);  // the busiest SM's sectors / 4, at 1.98 GHz
   EXPECT_EQ(k.traffic.dram.read_bytes, 0u);
@@ -90,7 +90,7 @@ TEST(TimeBoundsTest, TiledMatrixProductIntensityIsTileOverFour) {
         tile / 4.0);
     EXPECT_DOUBLE_EQ(k.roofline.intensity, 2 * n * n * n / (8 * n * n * n / tile + 4 * n * n));
     EXPECT_DOUBLE_EQ(k.roofline.balance, 20);
-    EXPECT_EQ(k.roofline.bound, "memory-bound");
+    EXPECT_EQ(k.roofline.bound, RooflineBound::Memory);
   }
 }
 

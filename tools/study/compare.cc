@@ -195,7 +195,7 @@ Comparison compare_runs(const std::vector<std::string>& traces, const CompareSid
     RunOptions opts;
     opts.mode = SimMode::Both;
     for (KernelStats& k : simulate(traces, a.config, opts))
-      ((k.mode == "cold") == (a.mode == SimMode::Cold) ? ra : rb).push_back(std::move(k));
+      ((k.mode == KernelMode::Cold) == (a.mode == SimMode::Cold) ? ra : rb).push_back(std::move(k));
   } else {
     for (const std::string& t : traces)
       if (t == "-")

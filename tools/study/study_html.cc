@@ -179,7 +179,8 @@ void print_comparison_html(std::ostream& out, const Comparison& c) {
     std::vector<std::vector<std::string>> totals;
     for (const CompareMetric* m : metrics) {
       const bool shared = m->space == MetricSpace::Shared;
-      totals.push_back({std::string(m->name), fmt_cell(*m, m->value(shared ? sa.shared : sa.memory)),
+      totals.push_back({std::string(m->name),
+                        fmt_cell(*m, m->value(shared ? sa.shared : sa.memory)),
                         fmt_cell(*m, m->value(shared ? sb.shared : sb.memory))});
     }
     page.table({"total", "A", "B"}, totals);

@@ -174,9 +174,9 @@ std::string run_point(const SweepSpec& spec, const SimConfig& cfg, std::size_t p
   std::string out;
   std::uint64_t records = 0;
   for (const KernelStats& k : kernels) {
-    if (k.mode == "cold" || spec.mode != SimMode::Both) records += k.records;
-    const std::string head =
-        fmt::format("{},{},{},{}", prefix, k.mode, k.kernel.id, csv_cell(k.kernel.name));
+    if (k.mode == KernelMode::Cold || spec.mode != SimMode::Both) records += k.records;
+    const std::string head = fmt::format("{},{},{},{}", prefix, kernel_mode_name(k.mode),
+                                         k.kernel.id, csv_cell(k.kernel.name));
     if (!spec.per_instruction) {
       const KernelSums s = kernel_sums(k);
       out += head + stat_cells(s.memory, s.shared) + "\n";

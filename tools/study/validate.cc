@@ -214,7 +214,7 @@ Validation validate_kernels(const MeasuredTable& measured, const std::vector<Ker
   // Pair up cold and cached entries (mode both: cold, then cached, per kernel).
   std::vector<std::pair<const KernelStats*, const KernelStats*>> sims;
   for (std::size_t i = 0; i + 1 < results.size(); i += 2) {
-    if (results[i].mode != "cold" || results[i + 1].mode != "cached")
+    if (results[i].mode != KernelMode::Cold || results[i + 1].mode != KernelMode::Cached)
       fail("validate: the simulation must run in both modes");
     sims.emplace_back(&results[i], &results[i + 1]);
   }

@@ -59,7 +59,7 @@ TEST(TimeModelTest, BusiestChannelSetsTheDramTime) {
   EXPECT_EQ(k.traffic.dram.channel_bytes[1], 0u);
   const TimeEstimate t = estimate_time(k, cfg);
   EXPECT_DOUBLE_EQ(t.dram_ns, 6400.0 / 50.0);  // one channel at 50 GB/s = 50 B/ns
-  EXPECT_EQ(t.bound, "DRAM-bound");
+  EXPECT_EQ(t.bound, Bound::Dram);
   // The same bytes spread over both channels take half the time.
   DramModel spread(cfg.dram);
   for (int i = 0; i < 100; ++i) spread.access(Addr(i) * 256, 64, false);
@@ -91,7 +91,7 @@ TEST(TimeModelTest, L2AndL1TermsFromTheBusiestUnit) {
   const TimeEstimate t = estimate_time(k, cfg);
   EXPECT_DOUBLE_EQ(t.l2_ns, 300);
   EXPECT_DOUBLE_EQ(t.l1_ns, 150);
-  EXPECT_EQ(t.bound, "L2-bound");
+  EXPECT_EQ(t.bound, Bound::L2);
 }
 
 TEST(TimeModelTest, SingleWarpStreamIsLatencyBound) {
@@ -109,7 +109,7 @@ TEST(TimeModelTest, SingleWarpStreamIsLatencyBound) {
   const TimeEstimate t = estimate_time(k, cfg);
   EXPECT_DOUBLE_EQ(t.avg_load_latency_ns, 1000);
   EXPECT_DOUBLE_EQ(t.latency_ns, 100 * 1000.0);
-  EXPECT_EQ(t.bound, "latency-bound");
+  EXPECT_EQ(t.bound, Bound::Latency);
   // Eight warps of one load each overlap: 8 requests in flight.
   KernelStats wide = k;
   wide.kernel.block = {256, 1, 1};
@@ -125,7 +125,7 @@ TEST(TimeModelTest, WavesAndOverhead) {
   const TimeEstimate t = estimate_time(kernel(10, 1024), cfg);
   EXPECT_DOUBLE_EQ(t.waves, 3);
   EXPECT_DOUBLE_EQ(t.overhead_ns, 2200);
-  EXPECT_EQ(t.bound, "overhead-bound");
+  EXPECT_EQ(t.bound, Bound::Overhead);
   EXPECT_DOUBLE_EQ(t.estimate_ns, 2200);
 }
 
@@ -215,7 +215,7 @@ TEST(TimeModelTest, NotesRooflineExample) {
         std::pair{80, "compute-bound"}}) {
     const Roofline r = roofline_point(1000, tile / 4.0, 20000, 1000);
     EXPECT_DOUBLE_EQ(r.balance, 20);
-    EXPECT_EQ(r.bound, std::string(bound)) << "T_tile " << tile;
+    EXPECT_EQ(roofline_bound_name(r.bound), bound) << "T_tile " << tile;
     EXPECT_DOUBLE_EQ(r.attainable_flops_per_s, std::min(20000.0, tile / 4.0 * 1000) * 1e9);
   }
   EXPECT_DOUBLE_EQ(roofline_point(1, 0.25, 20000, 1000).attainable_flops_per_s, 250e9);  // naive
