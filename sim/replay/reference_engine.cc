@@ -105,6 +105,10 @@ class ReferenceEngine {
     return it->second;
   }
 
+  /// One record: a shared-memory access goes to the bank arbiter; a global, local or atomic one
+  /// is coalesced, and its lines go to the cold model (a miss everywhere) and through the
+  /// cached hierarchy, for the modes replayed. Per-SM L1 sectors, shared wavefronts and load
+  /// requests are the same in both modes.
   void replay_record(const WarpInstr& w) {
     const std::uint32_t row = row_of(w);
     const std::uint32_t sm = sm_of(w, sms_);
