@@ -53,7 +53,7 @@ Json kernel_json(const KernelStats& k) {
     const auto cls = static_cast<OpClass>(c);
     jk["totals"][std::string(op_class_key(cls))] = counters_json(k.totals[c], is_shared_class(cls));
   }
-  const KernelTraffic t = kernel_traffic(k);
+  const AccessCounters t = kernel_traffic(k);
   jk["totals"]["l2"] = {{"read_sectors", t.l2_read_sectors},
                         {"read_sector_hits", t.l2_read_sector_hits},
                         {"read_sector_misses", t.l2_read_sector_misses},

@@ -16,6 +16,7 @@
 #include "sim/config/config.h"
 #include "sim/core/stats.h"
 #include "sim/report/metrics.h"
+#include "sim/report/study_stats.h"
 
 namespace gms::detail {
 
@@ -49,27 +50,10 @@ inline std::uint64_t conflicts(const AccessCounters& c) {
   return metric("conflicts")->count(c);
 }
 
-/// Kernel-level L2 and DRAM totals: sums over all classes (plus write-backs of data that earlier
-/// kernels dirtied).
-struct KernelTraffic {
-  std::uint64_t l2_read_sectors = 0, l2_read_sector_hits = 0, l2_read_sector_misses = 0;
-  std::uint64_t l2_write_sectors = 0, l2_atomic_sectors = 0;
-  std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
-};
-
-inline KernelTraffic kernel_traffic(const KernelStats& k) {
-  KernelTraffic t;
-  for (const AccessCounters& c : k.totals) {
-    t.l2_read_sectors += c.l2_read_sectors;
-    t.l2_read_sector_hits += c.l2_read_sector_hits;
-    t.l2_read_sector_misses += c.l2_read_sector_misses;
-    t.l2_write_sectors += c.l2_write_sectors;
-    t.l2_atomic_sectors += c.l2_atomic_sectors;
-    t.dram_read_bytes += c.dram_read_bytes;
-    t.dram_write_bytes += c.dram_write_bytes;
-  }
-  t.dram_write_bytes += k.earlier_kernels_write_bytes;
-  return t;
+/// Kernel-level L2 and DRAM totals: the hierarchy counters of the memory-space sums (shared
+/// accesses have none), write-backs of data that earlier kernels dirtied included.
+inline AccessCounters kernel_traffic(const KernelStats& k) {
+  return kernel_sums(k).memory;
 }
 
 /// Source lines per instruction id, from the kernel's `lineinfo=ID:LINE,...` parameter (written

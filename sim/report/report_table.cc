@@ -99,7 +99,7 @@ void print_time(std::ostream& out, const KernelStats& k) {
 
 void print_traffic(std::ostream& out, const KernelStats& k) {
   const AccessCounters& ld = k.total(OpClass::GlobalLoad);
-  const KernelTraffic t = kernel_traffic(k);
+  const AccessCounters t = kernel_traffic(k);
   fmt::print(
       out,
       "\n  L1: resident CTAs/SM {}, carve-out {} KiB, L1 {} KiB; global-load sector hit rate {}\n",

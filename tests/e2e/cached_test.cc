@@ -75,11 +75,11 @@ TEST(CachedTest, StoresWriteBackWithoutReading) {
   for (int i = 0; i < 16; ++i)
     body += fmt::format("0 STG 4 - 0 0 ffffffff @0x{:x}:128\n", 0x1000000 + i * 4096);
   const auto ks = run(write_trace(dir, body), SimMode::Cached);
-  const detail::KernelTraffic unit = detail::kernel_traffic(ks[0]);
+  const AccessCounters unit = detail::kernel_traffic(ks[0]);
   EXPECT_EQ(unit.dram_read_bytes, 0u);
   EXPECT_EQ(unit.l2_write_sectors, 1024u);
   EXPECT_EQ(unit.dram_write_bytes, 256u * 128);  // written back at the end of the kernel
-  const detail::KernelTraffic strided = detail::kernel_traffic(ks[1]);
+  const AccessCounters strided = detail::kernel_traffic(ks[1]);
   EXPECT_EQ(strided.dram_read_bytes, 0u);  // partial sectors are not fetched
   EXPECT_EQ(strided.l2_write_sectors, 16u * 32);
   EXPECT_EQ(strided.dram_write_bytes, 16u * 32 * 32);
