@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/error.h"
+#include "sim/report/metrics.h"
 #include "sim/report/study_stats.h"
 #include "sim/report/tidy_csv.h"
 #include "tools/study/study_html.h"
@@ -139,18 +140,10 @@ const std::vector<MetricMapping>& metric_mappings() {
       {"shared_store.wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "cold",
        false, [](K c, K) { return u(cls(c, OpClass::SharedStore).wavefronts); }, "exact"},
       {"shared_load.conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "cold",
-       false,
-       [](K c, K) {
-         const AccessCounters& s = cls(c, OpClass::SharedLoad);
-         return u(s.wavefronts - s.ideal_wavefronts);
-       },
+       false, [](K c, K) { return u(metric("conflicts")->count(cls(c, OpClass::SharedLoad))); },
        "exact"},
       {"shared_store.conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "cold",
-       false,
-       [](K c, K) {
-         const AccessCounters& s = cls(c, OpClass::SharedStore);
-         return u(s.wavefronts - s.ideal_wavefronts);
-       },
+       false, [](K c, K) { return u(metric("conflicts")->count(cls(c, OpClass::SharedStore))); },
        "exact"},
       {"load.lines", kLinesMetric, "cold", false,
        [](K c, K) {
@@ -158,7 +151,7 @@ const std::vector<MetricMapping>& metric_mappings() {
        },
        "global + local load lines; compared only when the measured L1 hit rate is 0"},
       {"global_load.l1_hit_rate", kHitRateMetric, "cached", true,
-       [](K, K k) { return 100.0 * l1_hit_rate(cls(k, OpClass::GlobalLoad)); },
+       [](K, K k) { return 100.0 * metric("l1_hit_rate")->value(cls(k, OpClass::GlobalLoad)); },
        "percent; error in points"},
       {"l2.read_sectors", "lts__t_sectors_srcunit_tex_op_read.sum", "cached", false,
        [](K, K k) { return u(kernel_sums(k).memory.l2_read_sectors); }, ""},

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -25,7 +24,6 @@ std::set<std::string> readme_statistics() {
   std::string line;
   bool in_definitions = false, in_table = false;
   std::set<std::string> names;
-  const std::regex code("`([a-z0-9_]+)`");
   while (std::getline(in, line)) {
     if (line.starts_with("## ")) in_definitions = line == "## Definitions";
     if (!in_definitions) continue;
@@ -38,9 +36,14 @@ std::set<std::string> readme_statistics() {
       continue;
     }
     if (!in_table || line.starts_with("|---")) continue;
+    // Every `name` in the first cell.
     const std::string first = line.substr(1, line.find('|', 1) - 1);
-    for (std::sregex_iterator it(first.begin(), first.end(), code), end; it != end; ++it)
-      names.insert((*it)[1]);
+    for (std::size_t open = first.find('`'); open != std::string::npos;) {
+      const std::size_t close = first.find('`', open + 1);
+      if (close == std::string::npos) break;
+      names.insert(first.substr(open + 1, close - open - 1));
+      open = first.find('`', close + 1);
+    }
   }
   return names;
 }
