@@ -41,7 +41,7 @@ echo "== Reports"
   -o "$out/compare.html"
 "$gms" sweep --trace "$trace" --vary preset=kepler-k40-ca,kepler-k40,volta-v100 --mode both \
   --format html -o "$out/sweep.html"
-# validate exits 3: the synthetic file is 11% off on one metric on purpose.
+# validate exits 3: the raw parser fixture is 11% off on one metric on purpose.
 status=0
 "$gms" validate --ncu tests/data/ncu/example_stream_ncu_raw.csv "$trace" --match name \
   --tolerance 5 --format html -o "$out/validate.html" 2>/dev/null || status=$?

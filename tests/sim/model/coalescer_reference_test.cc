@@ -37,7 +37,8 @@ TEST(SortingNetworkTest, ScalarNetworkSortsLikeStdSort) {
 }
 
 TEST(SortingNetworkTest, VectorNetworkSortsLikeStdSort) {
-  if (!detail::avx512_available()) GTEST_SKIP() << "this CPU has no AVX-512F";
+  if (!detail::avx512_available())
+    GTEST_SKIP() << "AVX-512F paths off: the CPU has none, or GMS_PORTABLE is set";
   std::mt19937_64 rng(8);
   for (int round = 0; round < 20000; ++round) {
     auto v = random_keys(rng, round);
@@ -73,7 +74,8 @@ TEST(SortingNetworkTest, WarpsWithin4GiBSortAsOffsets) {
   // The vector sort narrows a warp whose active addresses lie within 4 GiB of the smallest to
   // 32-bit offsets. Spans at the edge: an offset of exactly 2^32 - 1 (equal to an inactive
   // lane's narrowed key), 2^32 (too wide), near the top of the address space, partial masks.
-  if (!detail::avx512_available()) GTEST_SKIP() << "this CPU has no AVX-512F";
+  if (!detail::avx512_available())
+    GTEST_SKIP() << "AVX-512F paths off: the CPU has none, or GMS_PORTABLE is set";
   std::mt19937_64 rng(10);
   const std::uint64_t edges[] = {0, 1, 0xfffffffeull, 0xffffffffull, 0x100000000ull};
   for (int round = 0; round < 20000; ++round) {

@@ -37,7 +37,8 @@ struct PerUnit {
 };
 
 TEST(ScatteredWarpTest, CountsAndUnitsMatchTheCoalescersLines) {
-  if (!cpu_has_avx512f()) GTEST_SKIP() << "this CPU has no AVX-512F";
+  if (!cpu_has_avx512f())
+    GTEST_SKIP() << "AVX-512F paths off: the CPU has none, or GMS_PORTABLE is set";
   std::mt19937_64 rng(21);
   const Interleave maps[] = {
       Interleave(96, 256, SliceHash::Xor), Interleave(24, 128, SliceHash::Linear),
@@ -85,7 +86,8 @@ TEST(ScatteredWarpTest, CountsAndUnitsMatchTheCoalescersLines) {
 TEST(ScatteredWarpTest, OffsetsAtTheEdgeOfThirtyTwoBits) {
   // Offsets are taken from the smallest address's line start: a warp whose smallest address is
   // 64 bytes into its line and whose largest lies 2^32 - 64 above it would overflow 32 bits.
-  if (!cpu_has_avx512f()) GTEST_SKIP() << "this CPU has no AVX-512F";
+  if (!cpu_has_avx512f())
+    GTEST_SKIP() << "AVX-512F paths off: the CPU has none, or GMS_PORTABLE is set";
   SimConfig cfg = default_config();
   validate(cfg);
   const Coalescer coalescer(cfg.coalescer);

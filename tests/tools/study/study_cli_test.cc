@@ -139,7 +139,7 @@ TEST(StudyCliTest, ValidateReadsNcuRawOutputWithProgramLinesBeforeTheHeader) {
 TEST(StudyCliTest, ValidateToleranceSetsTheExitStatus) {
   const std::string raw = data_path("ncu/example_stream_ncu_raw.csv");
   const std::string gt = data_path("ncu/example_stream_groundtruth.csv");
-  // kernel 2's sectors are 11.1% off in the synthetic raw file.
+  // kernel 2's sectors are 11.1% off in the raw parser fixture.
   CliResult r = run_cli("validate --ncu " + raw + " " + kTrace + " --tolerance 5");
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("past the tolerance"), std::string::npos) << r.err;
