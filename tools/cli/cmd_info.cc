@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/error.h"
+#include "sim/report/report_stats.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
 #include "trace/import/accelsim_reader.h"
@@ -181,9 +182,8 @@ int cmd_info(const std::vector<std::string>& args) {
         if (per_op[op] != 0)
           text += fmt::format("    {:<6}{:>14}\n", op_name(static_cast<Op>(op)), per_op[op]);
       if (!format_line.empty()) text += fmt::format("    format: {}\n", format_line);
-      for (const auto& [key, value] : k.params)
-        if (key.starts_with("header_"))
-          text += fmt::format("    header value ignored: {}={}\n", key.substr(7), value);
+      for (const auto& [field, value] : detail::ignored_header_values(k))
+        text += fmt::format("    header value ignored: {}={}\n", field, value);
     }
     if (accelsim) text += import_summary(accelsim->counts(), accelsim->warnings(), true);
     if (nvbit) text += import_summary(nvbit->counts(), nvbit->warnings(), false);
