@@ -39,8 +39,11 @@ struct KernelInfo {
 struct WarpInstr {
   std::uint32_t inst = 0;  ///< static instruction id (PC or capture index)
   Op op = Op::LDG;
-  std::uint8_t size = 4;          ///< bytes per active lane: 1, 2, 4, 8 or 16
-  bool strided = false;           ///< the trace gave addresses as base + lane * stride
+  std::uint8_t size = 4;  ///< bytes per active lane: 1, 2, 4, 8 or 16
+  bool strided = false;   ///< the trace gave addresses as base + lane * stride
+  /// False when a reader wrote only the first and last active lanes of a strided record
+  /// (TraceReader::set_partial_strided_lanes): complete_strided_lanes() writes the others.
+  bool lanes_complete = true;
   std::uint32_t sm = kUnknownSm;  ///< SM that ran the warp, kUnknownSm when unknown
   std::uint32_t cta = 0;          ///< linear CTA id
   std::uint32_t warp = 0;         ///< warp index inside the CTA
@@ -72,10 +75,11 @@ inline void fill_strided_lanes(WarpInstr& w, Addr base) {
 }
 
 /// Completes a strided record whose reader wrote only its first and last active lanes
-/// (TraceReader::set_partial_strided_lanes).
+/// (lanes_complete false).
 inline void complete_strided_lanes(WarpInstr& w) {
   const unsigned first = first_lane(w.mask);
   fill_strided_lanes(w, w.addr[first] - first * static_cast<std::uint64_t>(w.stride));
+  w.lanes_complete = true;
 }
 
 }  // namespace gms

@@ -14,7 +14,7 @@ bool replays_kernel(const RunOptions& opts, std::uint32_t id) {
 
 void start_kernel(const KernelInfo& kernel, const SimConfig& cfg, const RunOptions& opts,
                   std::optional<KernelStats>& cold, std::optional<KernelStats>& cached,
-                  TrafficProfile& units, std::vector<std::uint64_t>& cold_slices) {
+                  TrafficProfile& units) {
   cold = opts.mode != SimMode::Cached ? std::make_optional<KernelStats>() : std::nullopt;
   cached = opts.mode != SimMode::Cold ? std::make_optional<KernelStats>() : std::nullopt;
   if (cold) cold->kernel = kernel;
@@ -30,24 +30,18 @@ void start_kernel(const KernelInfo& kernel, const SimConfig& cfg, const RunOptio
   units = TrafficProfile{};
   units.sm_l1_sectors.assign(cfg.gpu.sm_count, 0);
   units.sm_shared_wavefronts.assign(cfg.gpu.sm_count, 0);
-  cold_slices.assign(cfg.l2.slices, 0);
 }
 
 void finish_kernel(std::optional<KernelStats>& cold, std::optional<KernelStats>& cached,
-                   const TrafficProfile& units, const std::vector<std::uint64_t>& cold_slices,
-                   DramTraffic cold_dram, const SimConfig& cfg, const RunOptions& opts,
+                   const TrafficProfile& units, const SimConfig& cfg, const RunOptions& opts,
                    std::vector<KernelStats>& out) {
   for (auto* entry : {&cold, &cached}) {
     if (!*entry) continue;
     KernelStats& k = **entry;
-    // Unit-level traffic common to both modes, then the mode's own L2 and DRAM profile.
+    // Unit-level traffic common to both modes (the mode's own L2 and DRAM profile is there).
     k.traffic.sm_l1_sectors = units.sm_l1_sectors;
     k.traffic.sm_shared_wavefronts = units.sm_shared_wavefronts;
     k.traffic.load_requests = units.load_requests;
-    if (entry == &cold) {
-      k.traffic.l2_slice_sectors = cold_slices;
-      k.traffic.dram = std::move(cold_dram);
-    }
     for (const InstrStats& row : k.instructions)
       k.totals[static_cast<int>(op_class(row.op))] += row.c;
     k.time = estimate_time(k, cfg);

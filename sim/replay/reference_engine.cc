@@ -62,7 +62,8 @@ class ReferenceEngine {
   };
 
   void begin_kernel(const KernelInfo& kernel) {
-    start_kernel(kernel, cfg_, opts_, cold_, cached_, units_, cold_slices_);
+    start_kernel(kernel, cfg_, opts_, cold_, cached_, units_);
+    cold_slices_.assign(cfg_.l2.slices, 0);
     rows_.clear();
     if (!cached_) return;
     ++kernel_seq_;
@@ -90,7 +91,11 @@ class ReferenceEngine {
       cached_->traffic.dram = cached_dram_.finish();
       cached_->traffic.l2_slice_sectors = l2_->take_slice_sectors();
     }
-    finish_kernel(cold_, cached_, units_, cold_slices_, cold_dram_.finish(), cfg_, opts_, out);
+    if (cold_) {
+      cold_->traffic.l2_slice_sectors = cold_slices_;
+      cold_->traffic.dram = cold_dram_.finish();
+    }
+    finish_kernel(cold_, cached_, units_, cfg_, opts_, out);
   }
 
   /// The row of `w`'s static instruction (inst id, operation, access size), created in each

@@ -94,7 +94,7 @@ bool ReadAhead::next_kernel(KernelInfo& out) {
   }
 }
 
-std::span<const WarpInstr> ReadAhead::next_batch() {
+std::span<WarpInstr> ReadAhead::next_batch() {
   if (finished_ || current_.kind == Kind::KernelEnd || current_.kind == Kind::TraceEnd) return {};
   recycle(std::move(current_.records));
   current_ = pop();

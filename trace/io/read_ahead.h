@@ -31,8 +31,9 @@ class ReadAhead {
   /// current one; false at the end of the trace.
   bool next_kernel(KernelInfo& out);
 
-  /// The next records of the current kernel (valid until the next call); empty at its end.
-  std::span<const WarpInstr> next_batch();
+  /// The next records of the current kernel (the caller's to change, valid until the next
+  /// call); empty at its end.
+  std::span<WarpInstr> next_batch();
 
  private:
   enum class Kind { Kernel, Batch, KernelEnd, TraceEnd, Error };

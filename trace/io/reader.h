@@ -38,9 +38,10 @@ class TraceReader {
   virtual bool decodes_cheaply() { return false; }
 
   /// With `on`, the reader may write only the first and last active lanes of a strided record
-  /// (the others hold stale values until complete_strided_lanes(), see records.h): for a
-  /// consumer that often needs no more, as the replay's shape memo. Off by default; a reader
-  /// may ignore it and write every lane.
+  /// and mark it `lanes_complete = false` (the others hold stale values until
+  /// complete_strided_lanes(), see records.h), and marks every record it writes whole `true`:
+  /// for a consumer that often needs no more, as the replay's shape memo. Off by default; a
+  /// reader may ignore it and write every lane.
   virtual void set_partial_strided_lanes(bool on) { (void)on; }
 };
 

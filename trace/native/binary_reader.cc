@@ -69,6 +69,7 @@ inline std::optional<std::uint64_t> same_deltas(const std::uint8_t* p, unsigned 
     slot = base;
     r.strided = true;
     r.stride = stride;
+    r.lanes_complete = !partial;
     if (partial) {
       const unsigned first = first_lane(mask), last = last_lane(mask);
       r.addr[first] = base + first * static_cast<std::uint64_t>(stride);
@@ -87,6 +88,7 @@ inline std::optional<std::uint64_t> same_deltas(const std::uint8_t* p, unsigned 
     return p;
   }
   r.strided = false;
+  r.lanes_complete = true;
   r.stride = 0;
   detail::PackedReader deltas(p, bits);
   auto next = [&] { return static_cast<std::uint64_t>(unzigzag(deltas.next())) << shift; };
