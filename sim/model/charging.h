@@ -18,9 +18,7 @@
 namespace gms {
 
 /// The coalescing counts of one execution of a global, local or atomic instruction, both modes.
-/// `Counts` is a CoalescedAccess, a CoalesceMemo::Counts or a ScatteredWarp (the same fields).
-template <class Counts>
-inline void charge_access(const Counts& a, AccessCounters& c) {
+inline void charge_access(const CoalesceCounts& a, AccessCounters& c) {
   c.instructions += 1;
   c.requests += 1;
   c.active_threads += a.active_threads;
@@ -34,8 +32,7 @@ inline void charge_access(const Counts& a, AccessCounters& c) {
 
 /// The cold model's hierarchy counters: every transaction misses everywhere, so L1 misses = L2
 /// read sectors = sectors, and DRAM bytes = transactions x segment size.
-template <class Counts>
-inline void charge_cold_hierarchy(Op op, const Counts& a, AccessCounters& c) {
+inline void charge_cold_hierarchy(Op op, const CoalesceCounts& a, AccessCounters& c) {
   const std::uint64_t bytes = std::uint64_t{a.transactions} * a.segment_bytes;
   switch (op) {
     case Op::LDG:

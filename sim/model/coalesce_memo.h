@@ -26,10 +26,6 @@ class CoalesceMemo {
   static constexpr std::uint32_t kSlots = 64;
   static constexpr std::uint32_t kMaxLines = 8;
 
-  struct Counts {
-    std::uint32_t active_threads, bytes_requested, bytes_distinct, sectors, transactions, lines,
-        segment_bytes;
-  };
   /// One remembered shape and its result, lines relative to the line of the first active lane.
   struct Entry {
     bool valid = false;
@@ -38,7 +34,7 @@ class CoalesceMemo {
     LaneMask mask = 0;
     std::int64_t stride = 0;
     Addr offset = 0;  ///< the first active lane's address mod 128
-    Counts counts{};
+    CoalesceCounts counts{};
     std::array<LineAccess, kMaxLines> lines{};
   };
 
@@ -71,7 +67,7 @@ class CoalesceMemo {
     Addr base_line;
     const Entry* e = find(key, w, base_line);
     if (e == nullptr) return false;
-    copy_counts(e->counts, out);
+    static_cast<CoalesceCounts&>(out) = e->counts;
     for (std::uint32_t i = 0; i < e->counts.lines; ++i) {
       out.line_list[i] = e->lines[i];
       out.line_list[i].line_addr += base_line;  // stored relative to the base's line
@@ -92,7 +88,7 @@ class CoalesceMemo {
     e.mask = w.mask;
     e.stride = stride;
     e.offset = first & (kLineBytes - 1);
-    copy_counts(a, e.counts);
+    e.counts = a;
     for (std::uint32_t i = 0; i < a.lines; ++i) {
       e.lines[i] = a.line_list[i];
       e.lines[i].line_addr -= base_line;
@@ -100,18 +96,6 @@ class CoalesceMemo {
   }
 
  private:
-  /// Copies the counts between a CoalescedAccess and an entry's Counts (the same fields).
-  template <class From, class To>
-  static void copy_counts(const From& a, To& b) {
-    b.active_threads = a.active_threads;
-    b.bytes_requested = a.bytes_requested;
-    b.bytes_distinct = a.bytes_distinct;
-    b.sectors = a.sectors;
-    b.transactions = a.transactions;
-    b.lines = a.lines;
-    b.segment_bytes = a.segment_bytes;
-  }
-
   /// The lane-to-lane step of a record whose active lanes follow one: a strided record's
   /// stride, or for a list record of a full warp whose addresses step by one amount (a regular
   /// kernel captured as address lists, as NVBit writes them), that amount.

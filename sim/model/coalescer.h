@@ -28,14 +28,22 @@ struct LineAccess {
 
 /// The coalescer's result for one warp instruction. Counts follow the README's definitions:
 /// every count is of distinct aligned blocks touched by the active lanes' bytes.
-struct CoalescedAccess {
+/// The coalescing counts of one warp instruction: what each execution adds to its row
+/// (charge_access). The coalescer's result, the shape memo's entries and the cold model's
+/// scattered-warp shortcut all hold them.
+struct CoalesceCounts {
   std::uint32_t active_threads = 0;
   std::uint32_t bytes_requested = 0;  ///< active lanes x access size
   std::uint32_t bytes_distinct = 0;   ///< bytes touched by at least one active lane
   std::uint32_t sectors = 0;          ///< distinct 32-byte blocks
   std::uint32_t transactions = 0;     ///< distinct blocks of the segment size
-  std::uint32_t lines = 0;            ///< distinct 128-byte blocks (== line_count)
+  std::uint32_t lines = 0;            ///< distinct 128-byte blocks
   std::uint32_t segment_bytes = 32;   ///< the transaction size used
+
+  friend bool operator==(const CoalesceCounts&, const CoalesceCounts&) = default;
+};
+
+struct CoalescedAccess : CoalesceCounts {
   /// Lines in increasing address order; at most two per lane (a 16-byte access can cross a line).
   std::array<LineAccess, 2 * kWarpSize> line_list{};
 };

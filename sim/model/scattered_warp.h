@@ -12,14 +12,12 @@
 
 #include "sim/core/records.h"
 #include "sim/model/address_map.h"
+#include "sim/model/coalescer.h"
 
 namespace gms {
 
-/// The coalescing counts of one scattered warp (the fields and meaning of CoalescedAccess's
-/// counts) and where its sectors and segments go.
-struct ScatteredWarp {
-  std::uint32_t active_threads = 0, bytes_requested = 0, bytes_distinct = 0, sectors = 0,
-                transactions = 0, lines = 0, segment_bytes = 0;
+/// The coalescing counts of one scattered warp and where its sectors and segments go.
+struct ScatteredWarp : CoalesceCounts {
   /// Bit i: sorted lane i opens a sector (a 32-byte block no lower lane touched).
   std::uint32_t sector_starts = 0;
   /// Bit i: sorted lane i opens a transaction segment.

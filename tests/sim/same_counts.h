@@ -1,6 +1,6 @@
 #pragma once
-/// Test helper: whether two coalescing results agree on the seven counts that CoalescedAccess,
-/// CoalesceMemo::Counts and ScatteredWarp share, naming the first that differs.
+/// Test helper: whether two coalescing results agree on their CoalesceCounts, naming the first
+/// count that differs.
 
 #include <gtest/gtest.h>
 
