@@ -1,8 +1,8 @@
 // The corpus of real third-party traces (tests/data/thirdparty/README.md): each replays in cold
-// and cached mode, and its counts equal an independent count made here by a few lines of
-// parsing that share nothing with the importer (the tracer's own mem_width column gives the
-// access size), and, where the repository published them, the tracer's instruction count and
-// nvprof's counters of the same run.
+// and cached mode, and its counts, kernel by kernel, equal an independent count made here by a
+// few lines of parsing that share nothing with the importer (the tracer's own mem_width column
+// gives the access size), and, where the repository published them, the tracer's instruction
+// count, nvprof's counters of the same run and the bytes the program's memcpys copied.
 #include <gtest/gtest.h>
 #include <lzma.h>
 
