@@ -1,8 +1,8 @@
 // The corpus of real third-party traces (tests/data/thirdparty/README.md): each replays in cold
-// and cached mode, and its counts equal an independent count made here by a few lines of
-// parsing that share nothing with the importer (the tracer's own mem_width column gives the
-// access size), and, where the repository published them, the tracer's instruction count and
-// nvprof's counters of the same run.
+// and cached mode, and its counts, kernel by kernel, equal an independent count made here by a
+// few lines of parsing that share nothing with the importer (the tracer's own mem_width column
+// gives the access size), and, where the repository published them, the tracer's instruction
+// count, nvprof's counters of the same run and the bytes the program's memcpys copied.
 #include <gtest/gtest.h>
 #include <lzma.h>
 
@@ -10,6 +10,9 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "sim/config/config.h"
 #include "sim/replay/simulator.h"
@@ -26,14 +29,22 @@ std::string file_text(const std::string& path) {
   s << in.rdbuf();
   std::string bytes = s.str();
   if (!path.ends_with(".xz")) return bytes;
-  std::string out(64u << 20, '\0');
-  std::uint64_t limit = UINT64_MAX;
-  std::size_t in_pos = 0, out_pos = 0;
-  const lzma_ret r = lzma_stream_buffer_decode(
-      &limit, 0, nullptr, reinterpret_cast<const std::uint8_t*>(bytes.data()), &in_pos,
-      bytes.size(), reinterpret_cast<std::uint8_t*>(out.data()), &out_pos, out.size());
-  EXPECT_EQ(r, LZMA_OK) << path;
-  out.resize(out_pos);
+  // Streamed into a growing string: the kernels differ in size by three orders of magnitude.
+  lzma_stream xz = LZMA_STREAM_INIT;
+  EXPECT_EQ(lzma_stream_decoder(&xz, UINT64_MAX, 0), LZMA_OK) << path;
+  xz.next_in = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  xz.avail_in = bytes.size();
+  std::string out;
+  std::uint8_t chunk[1 << 16];
+  lzma_ret r = LZMA_OK;
+  while (r == LZMA_OK) {
+    xz.next_out = chunk;
+    xz.avail_out = sizeof chunk;
+    r = lzma_code(&xz, LZMA_FINISH);
+    out.append(reinterpret_cast<const char*>(chunk), sizeof chunk - xz.avail_out);
+  }
+  lzma_end(&xz);
+  EXPECT_EQ(r, LZMA_STREAM_END) << path;
   return out;
 }
 
@@ -154,44 +165,101 @@ std::uint64_t nvprof_metric(const std::string& path, const std::string& name) {
 }
 
 struct CorpusTrace {
-  const char* dir;
-  const char* replay;  // what gpumemsim opens (list or kernel file)
-  const char* kernel;  // the kernel file counted independently
+  std::string dir;
+  std::string replay;                // what gpumemsim opens (list or kernel file)
+  std::vector<std::string> kernels;  // the kernel files counted independently, in launch order
   bool prefixed;
   AccelSimLayout layout;
 };
 
-constexpr CorpusTrace kCorpus[] = {
-    {"accelsim_pytorch_pow_v5", "kernelslist.g", "kernel-593-ctx_0x55c28dad19e0.traceg", false,
-     AccelSimLayout::V5},
-    {"microgpusim_vectoradd_v4", "kernelslist.g", "kernel-1.traceg", false, AccelSimLayout::V4},
-    {"microgpusim_matrixmul_v4", "kernelslist.g", "kernel-1.traceg", false, AccelSimLayout::V4},
-    {"nvbit-rs_vecadd_raw_v3", "kernel-1.trace.xz", "kernel-1.trace.xz", true, AccelSimLayout::V3},
-};
+/// kernel-1.traceg.xz ... kernel-<n>.traceg.xz
+std::vector<std::string> numbered_kernels(int n) {
+  std::vector<std::string> out;
+  for (int i = 1; i <= n; ++i) out.push_back("kernel-" + std::to_string(i) + ".traceg.xz");
+  return out;
+}
 
-std::string corpus_path(const CorpusTrace& c, const char* file) {
-  return gms::test::data_path(std::string("thirdparty/") + c.dir + "/" + file);
+const std::vector<CorpusTrace>& corpus() {
+  static const std::vector<CorpusTrace> kCorpus = {
+      {"accelsim_pytorch_pow_v5",
+       "kernelslist.g",
+       {"kernel-593-ctx_0x55c28dad19e0.traceg"},
+       false,
+       AccelSimLayout::V5},
+      {"microgpusim_vectoradd_v4", "kernelslist.g", {"kernel-1.traceg"}, false, AccelSimLayout::V4},
+      {"microgpusim_matrixmul_v4", "kernelslist.g", {"kernel-1.traceg"}, false, AccelSimLayout::V4},
+      {"nvbit-rs_vecadd_raw_v3",
+       "kernel-1.trace.xz",
+       {"kernel-1.trace.xz"},
+       true,
+       AccelSimLayout::V3},
+      {"mgpusim_bfs_rodinia_v3", "kernelslist.xz.g", numbered_kernels(16), false,
+       AccelSimLayout::V3},
+      {"mgpusim_vectoradd_v5",
+       "kernelslist.xz.g",
+       {"kernel-1.traceg.xz"},
+       false,
+       AccelSimLayout::V5},
+  };
+  return kCorpus;
+}
+
+const CorpusTrace& corpus_trace(std::string_view dir) {
+  for (const CorpusTrace& c : corpus())
+    if (c.dir == dir) return c;
+  throw std::logic_error("no corpus trace " + std::string(dir));
+}
+
+std::string corpus_path(const CorpusTrace& c, const std::string& file) {
+  return gms::test::data_path("thirdparty/" + c.dir + "/" + file);
+}
+
+/// The independent count of each kernel of `c`, in launch order.
+std::vector<Count> kernel_counts(const CorpusTrace& c) {
+  std::vector<Count> out;
+  for (const std::string& file : c.kernels)
+    out.push_back(independent_count(file_text(corpus_path(c, file)), c.prefixed));
+  return out;
+}
+
+Count summed(const std::vector<Count>& counts) {
+  Count sum;
+  for (const Count& one : counts) {
+    sum.lines += one.lines;
+    sum.non_memory += one.non_memory;
+    sum.threads += one.threads;
+    for (int i = 0; i < 4; ++i) {
+      sum.instructions[i] += one.instructions[i];
+      sum.sectors[i] += one.sectors[i];
+      sum.bytes[i] += one.bytes[i];
+    }
+  }
+  return sum;
 }
 
 TEST(ThirdPartyCorpusTest, EveryTraceReplaysWithTheIndependentCounts) {
   const SimConfig cfg = load_config({});
   constexpr OpClass kClass[4] = {OpClass::GlobalLoad, OpClass::GlobalStore, OpClass::SharedLoad,
                                  OpClass::SharedStore};
-  for (const CorpusTrace& c : kCorpus) {
+  for (const CorpusTrace& c : corpus()) {
     SCOPED_TRACE(c.dir);
-    const Count want = independent_count(file_text(corpus_path(c, c.kernel)), c.prefixed);
+    const std::vector<Count> per_kernel = kernel_counts(c);
+    const Count want = summed(per_kernel);
     ASSERT_GT(want.lines, 0u);
     // The importer's own accounting covers every line.
     AccelSimReader reader(std::make_unique<InputStream>(corpus_path(c, c.replay)),
-                          std::string_view(c.replay).find("kernelslist") != std::string::npos);
+                          c.replay.find("kernelslist") != std::string::npos);
     KernelInfo k;
     std::vector<WarpInstr> batch(256);
     std::uint64_t threads = 0;
-    ASSERT_TRUE(reader.next_kernel(k));
-    while (std::size_t n = reader.read(batch))
-      for (std::size_t i = 0; i < n; ++i) threads += std::popcount(batch[i].mask);
-    EXPECT_EQ(reader.layout(), c.layout);
-    EXPECT_FALSE(reader.next_kernel(k));
+    std::size_t kernels = 0;
+    while (reader.next_kernel(k)) {
+      ++kernels;
+      EXPECT_EQ(reader.layout(), c.layout) << "kernel " << kernels;
+      while (std::size_t n = reader.read(batch))
+        for (std::size_t i = 0; i < n; ++i) threads += std::popcount(batch[i].mask);
+    }
+    EXPECT_EQ(kernels, c.kernels.size());
     const ImportCounts& ic = reader.counts();
     EXPECT_EQ(ic.records + ic.non_memory + ic.unsupported + ic.inactive, want.lines);
     EXPECT_EQ(ic.non_memory, want.non_memory);
@@ -202,34 +270,96 @@ TEST(ThirdPartyCorpusTest, EveryTraceReplaysWithTheIndependentCounts) {
       opts.mode = mode;
       auto r = open_trace_reader(corpus_path(c, c.replay));
       const auto res = simulate(*r, cfg, opts);
-      ASSERT_EQ(res.size(), 1u);
-      EXPECT_EQ(res[0].records, ic.records);
-      for (int i = 0; i < 4; ++i) {
-        SCOPED_TRACE(op_class_key(kClass[i]));
-        EXPECT_EQ(res[0].total(kClass[i]).instructions, want.instructions[i]);
-        EXPECT_EQ(res[0].total(kClass[i]).bytes_requested, want.bytes[i]);
-        if (i < 2) {  // sectors are counted for global accesses only
-          EXPECT_EQ(res[0].total(kClass[i]).sectors, want.sectors[i]);
+      ASSERT_EQ(res.size(), c.kernels.size());
+      std::uint64_t records = 0;
+      for (std::size_t n = 0; n < res.size(); ++n) {  // kernel by kernel, in launch order
+        SCOPED_TRACE(c.kernels[n]);
+        records += res[n].records;
+        for (int i = 0; i < 4; ++i) {
+          SCOPED_TRACE(op_class_key(kClass[i]));
+          const AccessCounters& got = res[n].total(kClass[i]);
+          EXPECT_EQ(got.instructions, per_kernel[n].instructions[i]);
+          EXPECT_EQ(got.bytes_requested, per_kernel[n].bytes[i]);
+          if (i < 2) {  // sectors are counted for global accesses only
+            EXPECT_EQ(got.sectors, per_kernel[n].sectors[i]);
+          }
         }
       }
+      EXPECT_EQ(records, ic.records);
     }
   }
 }
 
-TEST(ThirdPartyCorpusTest, PublishedCountsOfTheSameRunsAgree) {
-  // nvbit-rs: the tracer's stats.csv counts every traced instruction of the kernel.
-  {
-    const CorpusTrace& c = kCorpus[3];
-    std::istringstream stats(file_text(corpus_path(c, "stats.csv")));
+/// `text` line by line, each line ending in `from` with that end replaced by `to`.
+std::string with_suffix_replaced(const std::string& text, std::string_view from,
+                                 std::string_view to) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    if (line.ends_with(from)) line = line.substr(0, line.size() - from.size()) + std::string(to);
+    out += line + "\n";
+  }
+  return out;
+}
+
+TEST(ThirdPartyCorpusTest, TheXzListsAreThePublishedListsWithCompressedKernels) {
+  // The stored kernels are xz-compressed; each kernelslist.xz.g is the published kernelslist.g
+  // with ".xz" after every kernel file name and nothing else changed.
+  for (const char* dir : {"mgpusim_bfs_rodinia_v3", "mgpusim_vectoradd_v5"}) {
+    SCOPED_TRACE(dir);
+    const CorpusTrace& c = corpus_trace(dir);
+    const std::string published = file_text(corpus_path(c, "kernelslist.g"));
+    const std::string derived = file_text(corpus_path(c, "kernelslist.xz.g"));
+    ASSERT_FALSE(published.empty());
+    EXPECT_EQ(derived, with_suffix_replaced(published, ".traceg", ".traceg.xz"));
+    std::size_t listed = 0;
+    std::istringstream in(derived);
     std::string line;
-    std::getline(stats, line);
-    std::getline(stats, line);
-    const std::uint64_t total_insts = std::stoull(line.substr(line.rfind(',') + 1));
-    EXPECT_EQ(total_insts, 71974u);
-    EXPECT_EQ(independent_count(file_text(corpus_path(c, c.kernel)), true).lines, total_insts);
+    while (std::getline(in, line)) {
+      if (line.starts_with("kernel")) {
+        ASSERT_LT(listed, c.kernels.size()) << line;
+        EXPECT_EQ(line, c.kernels[listed++]);
+      }
+    }
+    EXPECT_EQ(listed, c.kernels.size());
+  }
+}
+
+/// The tracer's stats.csv: the total_insts column (the second last) of each kernel's row.
+std::vector<std::uint64_t> stats_total_insts(const std::string& path) {
+  std::istringstream stats(file_text(path));
+  std::string line;
+  std::getline(stats, line);  // the column names
+  std::vector<std::uint64_t> out;
+  while (std::getline(stats, line)) {
+    if (line.empty()) continue;
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    std::string cell;
+    while (std::getline(row, cell, ',')) cells.push_back(cell);
+    out.push_back(std::stoull(cells.at(cells.size() - 2)));
+  }
+  return out;
+}
+
+TEST(ThirdPartyCorpusTest, PublishedCountsOfTheSameRunsAgree) {
+  // nvbit-rs and microgpusim matrixmul: the tracer's stats.csv counts every traced instruction
+  // of the kernel (total_insts; total_reported_insts is the same number in both).
+  {
+    const CorpusTrace& c = corpus_trace("nvbit-rs_vecadd_raw_v3");
+    const std::vector<std::uint64_t> insts = stats_total_insts(corpus_path(c, "stats.csv"));
+    ASSERT_EQ(insts.size(), 1u);
+    EXPECT_EQ(insts[0], 71974u);
+    EXPECT_EQ(summed(kernel_counts(c)).lines, insts[0]);
+  }
+  {
+    const CorpusTrace& c = corpus_trace("microgpusim_matrixmul_v4");
+    const std::vector<std::uint64_t> insts = stats_total_insts(corpus_path(c, "stats.csv"));
+    ASSERT_EQ(insts.size(), 1u);
+    EXPECT_EQ(summed(kernel_counts(c)).lines, insts[0]);
   }
   // microgpusim vectoradd: nvprof on a GTX 1080 for the same command (vectoradd 100 32).
-  const CorpusTrace& c = kCorpus[1];
+  const CorpusTrace& c = corpus_trace("microgpusim_vectoradd_v4");
   const std::string nvprof = corpus_path(c, "nvprof.log");
   const SimConfig cfg = load_config({});
   RunOptions opts;
@@ -245,6 +375,34 @@ TEST(ThirdPartyCorpusTest, PublishedCountsOfTheSameRunsAgree) {
             nvprof_metric(nvprof, "l2_tex_read_transactions"));
   EXPECT_EQ(res[0].total(OpClass::GlobalStore).sectors,
             nvprof_metric(nvprof, "l2_tex_write_transactions"));
+}
+
+TEST(ThirdPartyCorpusTest, TheV5VectorAddMovesWhatItsMemcpysCopied) {
+  // mgpusim's vectorAdd reads two float arrays that the program copied to the device (the two
+  // MemcpyHtoD lines of the published list) and writes one of the same length: every element
+  // is loaded once from each input and stored once, so the replayed global bytes equal the
+  // copied bytes, whatever the grid's rounding left idle.
+  const CorpusTrace& c = corpus_trace("mgpusim_vectoradd_v5");
+  std::istringstream list(file_text(corpus_path(c, "kernelslist.g")));
+  std::string line;
+  std::vector<std::uint64_t> copied;
+  while (std::getline(list, line))
+    if (line.starts_with("MemcpyHtoD,"))
+      copied.push_back(std::stoull(line.substr(line.rfind(',') + 1)));
+  ASSERT_EQ(copied.size(), 2u);
+  ASSERT_EQ(copied[0], copied[1]);
+  const SimConfig cfg = load_config({});
+  RunOptions opts;
+  opts.mode = SimMode::Cold;
+  auto r = open_trace_reader(corpus_path(c, c.replay));
+  const auto res = simulate(*r, cfg, opts);
+  ASSERT_EQ(res.size(), 1u);
+  EXPECT_EQ(res[0].total(OpClass::GlobalLoad).bytes_requested, copied[0] + copied[1]);
+  EXPECT_EQ(res[0].total(OpClass::GlobalStore).bytes_requested, copied[0]);
+  // One LDG per input and one STG per warp that holds an element (4-byte floats, 32 lanes).
+  const std::uint64_t warps = (copied[0] / 4 + 31) / 32;
+  EXPECT_EQ(res[0].total(OpClass::GlobalLoad).instructions, 2 * warps);
+  EXPECT_EQ(res[0].total(OpClass::GlobalStore).instructions, warps);
 }
 
 TEST(ThirdPartyCorpusTest, ThePyTorchKernelsHeaderLiesAreRecorded) {
