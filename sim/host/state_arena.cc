@@ -32,7 +32,7 @@ StateArena::StateArena(std::size_t capacity_bytes) {
                            kHugePageBytes * kHugePageBytes;
   // One huge page more than needed, trimmed at both ends to 2 MiB boundaries.
   void* raw = ::mmap(nullptr, size + kHugePageBytes, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (raw == MAP_FAILED) return;  // an arena of capacity 0: everything goes to the heap
   const auto start = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t aligned = (start + kHugePageBytes - 1) & ~(kHugePageBytes - 1);

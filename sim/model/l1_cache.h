@@ -40,14 +40,6 @@ class L1Cache {
     return std::uint64_t{std::max(cfg.unified_kb, cfg.size_kb)} * 1024;
   }
 
-  /// An upper bound of the bytes of state (tags, valid masks, replacement state) of an L1 of
-  /// `capacity_bytes`, for sizing a StateArena.
-  static std::size_t state_bytes(const L1Config& cfg, std::uint64_t capacity_bytes) {
-    const std::size_t lines =
-        std::max<std::size_t>(capacity_bytes / cfg.line_bytes, std::size_t{cfg.sets});
-    return lines * (8 + 1 + 4) + std::size_t{cfg.sets} * (4 + 4 + 8) + 8 * 64;
-  }
-
   /// A load of the sectors `want` (bit s = 32-byte sector s) of the 128-byte line `line_addr`.
   L1Outcome read(Addr line_addr, std::uint8_t want) {
     L1Outcome out;

@@ -58,8 +58,7 @@ class L2Cache {
         sets_(static_cast<std::uint32_t>(std::uint64_t{cfg.size_kb} * 1024 /
                                          (std::uint64_t{cfg.slices} * cfg.ways * cfg.line_bytes))),
         slices_div_(cfg.slices),
-        sets_div_(sets_),
-        arena_(state_bytes(cfg, sets_)) {
+        sets_div_(sets_) {
     const StateArenaScope in_arena(arena_);
     slices_.reserve(cfg.slices);
     for (std::uint32_t i = 0; i < cfg.slices; ++i)
@@ -77,8 +76,8 @@ class L2Cache {
     return out;
   }
 
-  /// True when all of the cache's state fits its huge-page arena (state_bytes is an upper
-  /// bound; a test holds it to that for every preset).
+  /// True when all of the cache's state fits its huge-page arena (a test holds every preset to
+  /// it).
   bool state_in_arena() const { return !arena_.overflowed(); }
 
   /// The slice of a byte address: consecutive interleave_bytes chunks go round the slices
@@ -292,17 +291,6 @@ class L2Cache {
   template <DramSink Sink>
   void write_back(const LineOwner& owner, std::uint64_t key, std::uint8_t dirty, Sink& sink) const {
     sink.dram_write_back(owner, key << line_shift_, dirty);
-  }
-
-  /// Room for the state below: per line a tag, valid and dirty masks, an owner, byte masks and
-  /// up to 4 bytes of replacement state; per set a fill count and 4 bytes of replacement state;
-  /// per slice its objects; a cache line of alignment per array.
-  static std::size_t state_bytes(const L2Config& cfg, std::uint32_t sets) {
-    const std::size_t sets_total = std::size_t{cfg.slices} * sets;
-    const std::size_t lines = sets_total * cfg.ways;
-    const std::size_t per_line =
-        8 + 1 + 1 + sizeof(LineOwner) + 4 * (cfg.line_bytes / cfg.sector_bytes) + 4;
-    return lines * per_line + sets_total * 8 + std::size_t{cfg.slices} * (512 + 8 * 64) + 4096;
   }
 
   L2Config cfg_;

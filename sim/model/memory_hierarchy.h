@@ -35,11 +35,7 @@ class MemoryHierarchy {
   /// `batch_lines`: L2 accesses replayed per batch, where batches are exact (line_batch.h); 0
   /// replays each access as it comes. The results are the same either way.
   MemoryHierarchy(const SimConfig& cfg, std::size_t batch_lines)
-      : cfg_(cfg),
-        l1_arena_(cfg.gpu.sm_count *
-                  L1Cache<L1P>::state_bytes(cfg.l1, L1Cache<L1P>::largest_capacity_bytes(cfg.l1))),
-        l1_(cfg.gpu.sm_count),
-        dram_(cfg.dram) {
+      : cfg_(cfg), l1_(cfg.gpu.sm_count), dram_(cfg.dram) {
     std::vector<L2P> policies;
     for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
       policies.push_back(make_policy<L2P>(cfg.l2.seed + s));

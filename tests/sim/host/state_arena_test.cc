@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 
 #include "sim/config/config.h"
 #include "sim/model/l1_cache.h"
@@ -75,12 +76,15 @@ TEST(StateArenaTest, RewindReusesTheSpaceAndResizeGivesZerosEverywhere) {
 }
 
 template <class Policy>
-bool l1_state_fits(const L1Config& cfg) {
-  const std::uint64_t bytes = L1Cache<Policy>::largest_capacity_bytes(cfg);
-  StateArena arena(L1Cache<Policy>::state_bytes(cfg, bytes));
+bool l1_state_fits(const L1Config& cfg, std::uint32_t sms) {
+  StateArena arena;
   const StateArenaScope scope(arena);
-  const L1Cache<Policy> l1(cfg, bytes, Policy{});
-  return !arena.overflowed() && arena.used() <= L1Cache<Policy>::state_bytes(cfg, bytes);
+  // Every SM's L1 at the largest capacity a carve-out leaves it (a MemoryHierarchy's L1 arena).
+  std::vector<std::unique_ptr<L1Cache<Policy>>> l1s;
+  for (std::uint32_t sm = 0; sm < sms; ++sm)
+    l1s.push_back(std::make_unique<L1Cache<Policy>>(
+        cfg, L1Cache<Policy>::largest_capacity_bytes(cfg), Policy{}));
+  return !arena.overflowed() && arena.used() > 0;
 }
 
 template <class Policy>
@@ -94,11 +98,13 @@ TEST(StateArenaTest, EveryPresetsL1AndL2FitTheirArenasWithEveryPolicy) {
     if (entry.path().extension() != ".ini") continue;
     ++presets;
     const L2Config cfg = load_config({{entry.path().string()}, {}}).l2;
-    const L1Config l1 = load_config({{entry.path().string()}, {}}).l1;
-    EXPECT_TRUE(l1_state_fits<LruPolicy>(l1)) << entry.path();
-    EXPECT_TRUE(l1_state_fits<FifoPolicy>(l1)) << entry.path();
-    EXPECT_TRUE(l1_state_fits<SrripPolicy>(l1)) << entry.path();
-    EXPECT_TRUE(l1_state_fits<RandomPolicy>(l1)) << entry.path();
+    const SimConfig sim = load_config({{entry.path().string()}, {}});
+    const L1Config& l1 = sim.l1;
+    const std::uint32_t sms = sim.gpu.sm_count;
+    EXPECT_TRUE(l1_state_fits<LruPolicy>(l1, sms)) << entry.path();
+    EXPECT_TRUE(l1_state_fits<FifoPolicy>(l1, sms)) << entry.path();
+    EXPECT_TRUE(l1_state_fits<SrripPolicy>(l1, sms)) << entry.path();
+    EXPECT_TRUE(l1_state_fits<RandomPolicy>(l1, sms)) << entry.path();
     EXPECT_TRUE(l2_state_fits<LruPolicy>(cfg)) << entry.path();
     EXPECT_TRUE(l2_state_fits<FifoPolicy>(cfg)) << entry.path();
     EXPECT_TRUE(l2_state_fits<SrripPolicy>(cfg)) << entry.path();
