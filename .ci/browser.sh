@@ -35,8 +35,11 @@ trap 'rm -rf "$out"' EXIT
 trace=tests/data/example_stream.wtrace
 
 echo "== Reports"
-"$gms" gen matmul_naive --n 64 -o "$out/matmul.wtrace"
-"$gms" run "$out/matmul.wtrace" "$trace" --mode both --format html -o "$out/run.html"
+# The generated trace goes in the build folder, not the temporary one: the run report names its
+# traces as given, and the pictures in docs/ come from here.
+matmul="$build/matmul_naive_n64.wtrace"
+"$gms" gen matmul_naive --n 64 -o "$matmul"
+"$gms" run "$matmul" "$trace" --mode both --format html -o "$out/run.html"
 "$gms" compare "$trace" --config kepler-k40-ca --config volta-v100 --format html \
   -o "$out/compare.html"
 "$gms" sweep --trace "$trace" --vary preset=kepler-k40-ca,kepler-k40,volta-v100 --mode both \
