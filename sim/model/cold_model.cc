@@ -15,59 +15,57 @@ ColdModel::ColdModel(const SimConfig& cfg, const Coalescer& coalescer)
       lines_in_channels_(line_per_channel_ && !dram_.row_model()),
       scattered_shortcut_(lines_in_channels_ && slice_is_channel_) {}
 
-void ColdModel::begin_kernel(KernelStats& stats, TrafficProfile& units) {
-  stats_ = &stats;
-  units_ = &units;
+void ColdModel::begin_kernel() {
   slice_sectors_.assign(slices_.units(), 0);
   scattered_sectors_.assign(slices_.units(), 0);
 }
 
-void ColdModel::end_kernel() {
-  for (std::uint32_t slot = 0; slot < CoalesceMemo::kSlots; ++slot) charge_pending(slot);
+void ColdModel::end_kernel(KernelStats& stats, TrafficProfile& units) {
+  for (std::uint32_t slot = 0; slot < CoalesceMemo::kSlots; ++slot)
+    charge_pending(slot, stats, units);
   charge_scattered_sectors();
-  stats_->traffic.l2_slice_sectors = slice_sectors_;
-  stats_->traffic.dram = dram_.finish();
-  stats_ = nullptr;
-  units_ = nullptr;
+  stats.traffic.l2_slice_sectors = slice_sectors_;
+  stats.traffic.dram = dram_.finish();
 }
 
 void ColdModel::replay_unmemoized(WarpInstr& w, std::uint32_t slot, std::uint32_t row,
-                                  std::uint32_t sm) {
-  AccessCounters& c = stats_->instructions[row].c;
-  ++stats_->records;
+                                  std::uint32_t sm, KernelStats& stats, TrafficProfile& units) {
+  AccessCounters& c = stats.instructions[row].c;
+  ++stats.records;
   // A shape the memo keeps goes through the coalescer, which fills the memo; a scattered warp
   // never is memoized, so the memo slot stays as it is.
-  if (scattered_shortcut_ && !CoalesceMemo::takes(w) && charge_scattered(w, sm, c)) return;
-  charge_pending(slot);  // its entry is about to change
+  if (scattered_shortcut_ && !CoalesceMemo::takes(w) && charge_scattered(w, sm, c, units)) return;
+  charge_pending(slot, stats, units);  // its entry is about to change
   if (!w.lanes_complete) complete_strided_lanes(w);
   coalescer_.coalesce(w, access_);
   memo_.store(row, w, access_);
-  units_->sm_l1_sectors[sm] += access_.sectors;
-  if (!is_store(w.op)) ++units_->load_requests;  // loads and atomics wait for their data
+  units.sm_l1_sectors[sm] += access_.sectors;
+  if (!is_store(w.op)) ++units.load_requests;  // loads and atomics wait for their data
   charge_access(access_, c);
   access(w.op, access_, c);
 }
 
-void ColdModel::charge_pending(std::uint32_t slot) {
+void ColdModel::charge_pending(std::uint32_t slot, KernelStats& stats, TrafficProfile& units) {
   PendingRepeats& p = pending_[slot];
   if (p.count == 0) return;
   const CoalesceMemo::Entry& e = memo_.entry(slot);
   AccessCounters once;
   charge_access(e.counts, once);
   charge_cold_hierarchy(e.op, e.counts, once);
-  stats_->instructions[p.row].c.add_scaled(once, p.count);
-  if (!is_store(e.op)) units_->load_requests += p.count;
+  stats.instructions[p.row].c.add_scaled(once, p.count);
+  if (!is_store(e.op)) units.load_requests += p.count;
   if (lines_in_channels_)
     dram_.add_total_bytes(p.count * e.counts.transactions * e.counts.segment_bytes, is_store(e.op));
   p.count = 0;
 }
 
-bool ColdModel::charge_scattered(const WarpInstr& w, std::uint32_t sm, AccessCounters& c) {
+bool ColdModel::charge_scattered(const WarpInstr& w, std::uint32_t sm, AccessCounters& c,
+                                 TrafficProfile& units) {
   ScatteredWarp s;
   if (!analyze_scattered_warp(w, coalescer_.segment_bytes(w.op), slices_, s)) return false;
   const Op op = w.op;
-  units_->sm_l1_sectors[sm] += s.sectors;
-  if (!is_store(op)) ++units_->load_requests;
+  units.sm_l1_sectors[sm] += s.sectors;
+  if (!is_store(op)) ++units.load_requests;
   charge_access(s, c);
   charge_cold_hierarchy(op, s, c);
   auto unit = [&](std::uint32_t m) { return s.unit[static_cast<unsigned>(std::countr_zero(m))]; };

@@ -33,9 +33,10 @@ class ColdModel {
   /// `coalescer` (which must outlive the model) is the run's, under cfg.coalescer.
   ColdModel(const SimConfig& cfg, const Coalescer& coalescer);
 
-  /// Starts a kernel whose cold statistics are `stats` and unit traffic `units` (both must live
-  /// until end_kernel).
-  void begin_kernel(KernelStats& stats, TrafficProfile& units);
+  /// Starts a kernel. Its cold statistics and the unit traffic both modes share are passed to
+  /// each call that charges them (no stored pointer: the replay's own objects, whose addresses
+  /// the inlined calls see).
+  void begin_kernel();
 
   /// Charges the coalesced access `a` of an `op` record to its row's counters `c`, its sectors
   /// to L2 slices and its transactions to DRAM. The caller charges the unit traffic both modes
@@ -46,20 +47,23 @@ class ColdModel {
   }
 
   /// Cold-only runs: the whole replay of global, local or atomic record `w` of row `row` on SM
-  /// `sm`, its unit traffic and record count included. Completes `w`'s lanes when it needs them.
-  void replay(WarpInstr& w, std::uint32_t sm, std::uint32_t row) {
+  /// `sm`, into the kernel's cold statistics `stats` and unit traffic `units`, its record count
+  /// included; some of it only at end_kernel (deferred repeats). Completes `w`'s lanes when it
+  /// needs them.
+  void replay(WarpInstr& w, std::uint32_t sm, std::uint32_t row, KernelStats& stats,
+              TrafficProfile& units) {
     const std::uint32_t slot = CoalesceMemo::slot_of(row);
     Addr base_line;
     if (const CoalesceMemo::Entry* e = memo_.find(row, w, base_line)) {
-      charge_repeat(*e, slot, row, sm, base_line);
+      charge_repeat(*e, slot, row, sm, base_line, stats, units);
       return;
     }
-    replay_unmemoized(w, slot, row, sm);
+    replay_unmemoized(w, slot, row, sm, stats, units);
   }
 
   /// Ends the kernel: the charges still deferred are made, and the kernel's L2 slice sectors and
   /// DRAM traffic go to its statistics.
-  void end_kernel();
+  void end_kernel(KernelStats& stats, TrafficProfile& units);
 
  private:
   /// Cold-only replays of repeats whose counters are not yet in their row, per memo slot (all
@@ -73,18 +77,19 @@ class ColdModel {
   /// coalescer's result, which the memo keeps. Out of line: the regular replays' loop (memo
   /// hits) stays small enough for the compiler to inline its own charging.
   [[gnu::noinline]] void replay_unmemoized(WarpInstr& w, std::uint32_t slot, std::uint32_t row,
-                                           std::uint32_t sm);
+                                           std::uint32_t sm, KernelStats& stats,
+                                           TrafficProfile& units);
 
   /// A repeat of memo entry `e` (slot `slot`) by row `row`, its first line at `base_line`: its
   /// lines' traffic now, the rest with the slot's other repeats (charge_pending).
   void charge_repeat(const CoalesceMemo::Entry& e, std::uint32_t slot, std::uint32_t row,
-                     std::uint32_t sm, Addr base_line) {
+                     std::uint32_t sm, Addr base_line, KernelStats& stats, TrafficProfile& units) {
     PendingRepeats& p = pending_[slot];
-    if (p.count != 0 && p.row != row) charge_pending(slot);
+    if (p.count != 0 && p.row != row) charge_pending(slot, stats, units);
     p.row = row;
     ++p.count;
-    units_->sm_l1_sectors[sm] += e.counts.sectors;
-    ++stats_->records;
+    units.sm_l1_sectors[sm] += e.counts.sectors;
+    ++stats.records;
     const std::span<const LineAccess> lines{e.lines.data(), e.counts.lines};
     if (lines_in_channels_)
       charge_lines(e.op, lines, base_line, e.counts.segment_bytes);
@@ -94,13 +99,14 @@ class ColdModel {
 
   /// Charges the repeats of memo slot `slot` not yet in their row's counters: every repeat of
   /// an entry adds the same counts.
-  void charge_pending(std::uint32_t slot);
+  void charge_pending(std::uint32_t slot, KernelStats& stats, TrafficProfile& units);
 
   /// scattered_shortcut_: charges `w` from analyze_scattered_warp as the coalescer's result
   /// would be (each distinct sector to its line's slice, each segment's bytes to that slice's
   /// channel: the same sums as per line) and returns true, or returns false when `w` does not
   /// qualify.
-  bool charge_scattered(const WarpInstr& w, std::uint32_t sm, AccessCounters& c);
+  bool charge_scattered(const WarpInstr& w, std::uint32_t sm, AccessCounters& c,
+                        TrafficProfile& units);
 
   /// Adds the sectors that charge_scattered counted per unit to their slices and, 32 bytes
   /// each, to their channels (the slice and channel maps agree there).
@@ -166,8 +172,6 @@ class ColdModel {
   CoalesceMemo memo_;  ///< cold-only runs: per instruction row, the last strided shape
   std::array<PendingRepeats, CoalesceMemo::kSlots> pending_{};
   CoalescedAccess access_;  ///< cold-only runs: the record being replayed, coalesced
-  KernelStats* stats_ = nullptr;
-  TrafficProfile* units_ = nullptr;
 };
 
 }  // namespace gms

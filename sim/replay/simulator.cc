@@ -94,7 +94,7 @@ class Replayer {
       if (!replays_kernel(opts_, kernel.id)) continue;
       start_kernel(kernel, cfg_, opts_, cold_, cached_, traffic_);
       rows_ = InstrTable();
-      if (cold_) cold_model_.begin_kernel(*cold_, traffic_);
+      if (cold_) cold_model_.begin_kernel();
       if constexpr (!kColdOnly)
         if (cached_) hierarchy_->begin_kernel(*cached_);
       for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch())
@@ -107,7 +107,7 @@ class Replayer {
           }
           add(batch[i]);
         }
-      if (cold_) cold_model_.end_kernel();
+      if (cold_) cold_model_.end_kernel(*cold_, traffic_);
       if constexpr (!kColdOnly)
         if (cached_) hierarchy_->end_kernel();
       finish_kernel(cold_, cached_, traffic_, cfg_, opts_, out);
@@ -115,7 +115,9 @@ class Replayer {
   }
 
   /// Replays one record, completing its strided lanes (lanes_complete) where they are needed.
-  void add(WarpInstr& w) {
+  /// Always inlined into both batch loops: called once per record, the cold stream took 4.3%
+  /// more instructions (callgrind, 2 M records).
+  [[gnu::always_inline]] void add(WarpInstr& w) {
     bool created = false;
     const std::uint32_t r = rows_.row(w, created);
     if (created) {
@@ -139,7 +141,7 @@ class Replayer {
       return;
     }
     if constexpr (kColdOnly) {
-      cold_model_.replay(w, sm, r);  // its own memo, deferred repeats and shortcut
+      cold_model_.replay(w, sm, r, *cold_, traffic_);  // its own memo, deferred repeats, shortcut
     } else {
       if (!memo_.lookup(r, w, access_)) {
         if (!w.lanes_complete) complete_strided_lanes(w);
