@@ -97,14 +97,23 @@ std::string atomic_temp_name(const std::string& path, long pid) {
 
 AtomicOutputFile::AtomicOutputFile(std::string path) : path_(std::move(path)) {
   install_output_signal_handlers();
-  // A device or a pipe (-o /dev/null) cannot be half-written: write to it directly.
+  // Only a regular file (or a new one) is replaced. A symbolic link is followed, so that the
+  // link stays and its target is replaced (-o /dev/stdout is not turned into a file); a device
+  // or a pipe (-o /dev/null) cannot be half-written and is written directly.
+  std::string target = path_;
   struct stat st {};
-  if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-    file_ = std::fopen(path_.c_str(), "wb");
+  if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    const std::filesystem::path resolved = std::filesystem::canonical(target, ec);
+    if (!ec) target = resolved.string();
+  }
+  if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    file_ = std::fopen(target.c_str(), "wb");
     if (file_ == nullptr) fail_errno(path_, "cannot open for writing", errno);
     return;
   }
-  const std::string base = atomic_temp_name(path_, static_cast<long>(::getpid()));
+  target_ = target;
+  const std::string base = atomic_temp_name(target_, static_cast<long>(::getpid()));
   int fd = -1;
   for (int n = 0; fd < 0; ++n) {
     temp_ = n == 0 ? base : base + "." + std::to_string(n);
@@ -171,7 +180,8 @@ void AtomicOutputFile::commit() {
   const int rc = std::fclose(file_);
   file_ = nullptr;
   check(rc == 0, "write error");
-  check(::rename(temp_.c_str(), path_.c_str()) == 0, "cannot rename the finished file into place");
+  check(::rename(temp_.c_str(), target_.c_str()) == 0,
+        "cannot rename the finished file into place");
   committed_ = true;
   release_temp(slot_);
   slot_ = -1;

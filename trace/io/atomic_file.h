@@ -2,7 +2,9 @@
 /// Crash-safe output files. Every file gpumemsim writes is written under a temporary name in the
 /// same folder, `.NAME.tmp.PID` (hidden, and not ending in NAME's extension, so it never looks
 /// like a finished output), then flushed, fsync'ed and renamed onto NAME by commit(). A file
-/// that is not committed (an error, an exception) is removed by the destructor.
+/// that is not committed (an error, an exception) is removed by the destructor. A symbolic
+/// link is followed (its target is replaced, the link stays); a device or a pipe (/dev/null)
+/// is written directly, never replaced.
 ///
 ///   AtomicOutputFile out("report.json");
 ///   out.write(text.data(), text.size());
@@ -48,7 +50,8 @@ class AtomicOutputFile {
  private:
   void discard() noexcept;
 
-  std::string path_;
+  std::string path_;    // as given, for messages
+  std::string target_;  // what is replaced: path_, or the file a symbolic link names
   std::string temp_;
   std::FILE* file_ = nullptr;
   int slot_ = -1;  // signal handler registry slot holding temp_

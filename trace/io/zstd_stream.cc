@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "trace/io/atomic_file.h"
+
 namespace gms::trace {
 
 namespace {

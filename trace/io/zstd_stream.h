@@ -13,12 +13,13 @@
 #include <vector>
 
 #include "sim/core/error.h"
-#include "trace/io/atomic_file.h"
 
 struct ZSTD_DCtx_s;
 struct ZSTD_CCtx_s;
 
 namespace gms::trace {
+
+class AtomicOutputFile;  // trace/io/atomic_file.h
 
 /// The 4 bytes that open every zstd frame (little-endian 0xFD2FB528).
 inline constexpr unsigned char kZstdMagic[4] = {0x28, 0xB5, 0x2F, 0xFD};

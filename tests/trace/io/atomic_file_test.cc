@@ -2,8 +2,10 @@
 // write and a failed rename leave nothing behind; devices are written directly.
 #include "trace/io/atomic_file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,11 +86,35 @@ TEST(AtomicOutputFileTest, AFailedRenameRemovesTheTemporary) {
   EXPECT_EQ(names_in(tmp.path), std::vector<std::string>{"busy"});
 }
 
-TEST(AtomicOutputFileTest, ADeviceIsWrittenDirectly) {
-  AtomicOutputFile out("/dev/null");
-  out.write("x", 1);
+// A pipe (like /dev/null, a device) is written directly, not replaced by a regular file. (A pipe
+// in a private folder: a failing test must not break the machine's /dev/null.)
+TEST(AtomicOutputFileTest, APipeIsWrittenDirectly) {
+  TempDir tmp;
+  const std::string fifo = tmp.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // so that opening to write
+  ASSERT_GE(reader, 0);                                            // does not wait
+  AtomicOutputFile out(fifo);
+  out.write("xy", 2);
   out.commit();
-  EXPECT_TRUE(fs::is_character_file("/dev/null")) << "not replaced by a regular file";
+  char got[3] = {};
+  EXPECT_EQ(::read(reader, got, 2), 2);
+  EXPECT_STREQ(got, "xy");
+  ::close(reader);
+  EXPECT_TRUE(fs::is_fifo(fifo)) << "not replaced by a regular file";
+  EXPECT_EQ(names_in(tmp.path), std::vector<std::string>{"pipe"});
+}
+
+// A symbolic link stays a link; the file it names is replaced, in that file's folder.
+TEST(AtomicOutputFileTest, ASymbolicLinkIsFollowed) {
+  TempDir tmp;
+  fs::create_directories(tmp.path / "real");
+  write_file_atomically(tmp.file("real/out.csv"), "old\n");
+  fs::create_symlink(tmp.path / "real" / "out.csv", tmp.path / "link.csv");
+  write_file_atomically(tmp.file("link.csv"), "new\n");
+  EXPECT_TRUE(fs::is_symlink(tmp.path / "link.csv"));
+  EXPECT_EQ(slurp(tmp.file("real/out.csv")), "new\n");
+  EXPECT_EQ(names_in(tmp.path / "real"), std::vector<std::string>{"out.csv"});
 }
 
 // A write past the file-size limit (a full disk, in effect) is an error, not SIGXFSZ, and leaves
