@@ -26,8 +26,9 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null ||
   sudo=""
   [[ $(id -u) -eq 0 ]] || sudo=sudo
   export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -q
-  $sudo apt-get install -y -q --no-install-recommends slurm-wlm munge
+  # The package lists are fresh after tools/install-deps.sh: update only if the install fails.
+  install=($sudo apt-get install -y -q --no-install-recommends slurm-wlm munge)
+  "${install[@]}" || { $sudo apt-get update -q && "${install[@]}"; }
 fi
 
 dir=$(mktemp -d /tmp/gms-slurm.XXXXXX)
