@@ -352,7 +352,7 @@ std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsign
   if (progress != nullptr) progress->points_total = points.size();
 
   std::vector<std::string> texts(points.size());
-  std::vector<char> have(points.size(), 0);  // taken from the journal
+  std::vector<char> have(points.size(), 0);  // 0 to run, 1 from the journal, 2 run here
   std::size_t resumed = 0;
   if (journal != nullptr) {
     journal->start(sweep_fingerprint(spec, header, cfgs), sweep_points(spec));
