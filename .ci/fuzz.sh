@@ -5,31 +5,52 @@
 # leak or timeout; the input that caused it is left in build-fuzz/artifacts/.
 #   bash .ci/fuzz.sh                  all targets
 #   FUZZ_SECONDS=300 bash .ci/fuzz.sh fuzz_accelsim
+# Long mode (FUZZ_KEEP=1), for runs of hours, in pieces if need be: each target's work corpus is
+# kept in build-fuzz/corpus/<target>/ between runs; after a run without a finding, the inputs of
+# it that add coverage are merged into tests/fuzz/corpus/<target>/ (libFuzzer -merge=1: the
+# committed seeds stay, a new input is added only for coverage they lack, the smallest one that
+# has it), to be committed; and one line per run (date, target, seconds, executions, new units,
+# corpus entries added) is appended to build-fuzz/fuzz-runs.tsv for tests/fuzz/README.md.
+#   FUZZ_KEEP=1 FUZZ_SECONDS=3600 bash .ci/fuzz.sh fuzz_gmt
+# FUZZ_JOBS=N runs N copies of a target at once on the shared work corpus (long mode).
+# FUZZ_BUILD=0 skips the build and uses the targets already in build-fuzz/tests/fuzz/ (the next
+# piece of a long run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-20}
+keep=${FUZZ_KEEP:-0}
+fuzz_jobs=${FUZZ_JOBS:-1}
 cxx=${FUZZ_CXX:-$(command -v clang++-14 || command -v clang++)}
 cc=${FUZZ_CC:-$(command -v clang-14 || command -v clang)}
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_wtrace fuzz_gmt fuzz_accelsim fuzz_nvbit fuzz_config)
 
-echo "== Fuzz build (clang: $cxx)"
-# Warnings are errors in the GCC builds; clang's extra warnings do not stop the fuzz build.
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
-  -DCMAKE_C_COMPILER="$cc" -DGMS_FUZZ=ON -DGMS_WERROR=OFF -DGMS_BUILD_TESTS=OFF \
-  -DGMS_BUILD_BENCH=OFF -DGMS_BUILD_CUDA=OFF >/dev/null
-cmake --build build-fuzz --target "${targets[@]}" -j "$(nproc)"
+if [[ ${FUZZ_BUILD:-1} != 0 ]]; then
+  echo "== Fuzz build (clang: $cxx)"
+  # Warnings are errors in the GCC builds; clang's extra warnings do not stop the fuzz build.
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
+    -DCMAKE_C_COMPILER="$cc" -DGMS_FUZZ=ON -DGMS_WERROR=OFF -DGMS_BUILD_TESTS=OFF \
+    -DGMS_BUILD_BENCH=OFF -DGMS_BUILD_CUDA=OFF >/dev/null
+  cmake --build build-fuzz --target "${targets[@]}" -j "$(nproc)"
+fi
 
 mkdir -p build-fuzz/artifacts
 for t in "${targets[@]}"; do
   echo "== $t (${seconds}s)"
-  work=$(mktemp -d)  # new inputs go here; the committed seeds stay as they are
+  if [[ $keep == 1 ]]; then
+    work="build-fuzz/corpus/$t"  # kept: the next run goes on from here
+    mkdir -p "$work"
+  else
+    work=$(mktemp -d)  # new inputs go here; the committed seeds stay as they are
+  fi
+  parallel=()
+  [[ $fuzz_jobs -gt 1 ]] && parallel=(-jobs="$fuzz_jobs" -workers="$fuzz_jobs")
   status=0
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "build-fuzz/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts/$t-" \
-    "$work" "tests/fuzz/corpus/$t" >"build-fuzz/$t.log" 2>&1 || status=$?
-  rm -rf "$work"
+    "${parallel[@]}" "$work" "tests/fuzz/corpus/$t" >"build-fuzz/$t.log" 2>&1 || status=$?
+  [[ $keep == 1 ]] || rm -rf "$work"
   if [[ $status -ne 0 ]]; then
     tail -n 60 "build-fuzz/$t.log" >&2
     echo "fuzz.sh: $t failed (status $status); log build-fuzz/$t.log, reproducer in" \
@@ -38,5 +59,21 @@ for t in "${targets[@]}"; do
   fi
   grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' \
     "build-fuzz/$t.log" || true
+  if [[ $keep == 1 ]]; then
+    before=$(ls "tests/fuzz/corpus/$t" | wc -l)
+    "build-fuzz/tests/fuzz/$t" -merge=1 -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+      "tests/fuzz/corpus/$t" "$work" >"build-fuzz/$t.merge.log" 2>&1
+    added=$(($(ls "tests/fuzz/corpus/$t" | wc -l) - before))
+    logs=("build-fuzz/$t.log")
+    shopt -s nullglob
+    logs+=(fuzz-*.log)  # the -jobs workers' logs
+    shopt -u nullglob
+    execs=$(awk '/^stat::number_of_executed_units/ {s += $2} END {print s + 0}' "${logs[@]}")
+    units=$(awk '/^stat::new_units_added/ {s += $2} END {print s + 0}' "${logs[@]}")
+    rm -f fuzz-*.log
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$seconds" "$execs" "$units" \
+      "$added" >>build-fuzz/fuzz-runs.tsv
+    echo "fuzz.sh: $t: $added new corpus entries in tests/fuzz/corpus/$t (commit them)"
+  fi
 done
 echo "fuzz.sh: all targets ran ${seconds}s without a finding"

@@ -1,5 +1,4 @@
 // gpumemsim convert: turn a trace into another format (text, zstd text, native binary).
-#include <filesystem>
 #include <vector>
 
 #include "sim/core/error.h"
@@ -47,27 +46,10 @@ int cmd_convert(const std::vector<std::string>& args) {
   auto reader = trace::open_trace_reader(
       in_path, trace::parse_trace_format(vm["trace-format"].as<std::string>()));
 
-  if (out_path == "-") {
-    auto writer = trace::open_trace_writer(out_path);
-    copy_trace(*reader, *writer);
-    return 0;
-  }
-  // Write beside the target under a temporary name that keeps the extension, then rename, so an
-  // error in the input never leaves a partial output file.
-  const std::filesystem::path target(out_path);
-  const std::filesystem::path tmp =
-      target.parent_path() / (".partial-" + target.filename().string());
-  try {
-    auto writer = trace::open_trace_writer(tmp.string());
-    copy_trace(*reader, *writer);
-  } catch (...) {
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
-    throw;
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) fail("{}: cannot write ({})", out_path, ec.message());
+  // A file is written under a temporary name and renamed when complete (OutputStream's
+  // AtomicOutputFile), so an error in the input never leaves a partial output file.
+  auto writer = trace::open_trace_writer(out_path);
+  copy_trace(*reader, *writer);
   return 0;
 }
 

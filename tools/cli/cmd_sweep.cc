@@ -1,5 +1,8 @@
 // gpumemsim sweep: the cross product of configuration values over traces, in parallel, as one
 // tidy CSV (or an HTML report of it); --shard runs one deterministic slice for `merge`.
+#include <spdlog/spdlog.h>
+
+#include <optional>
 #include <sstream>
 
 #include "sim/core/error.h"
@@ -9,6 +12,8 @@
 #include "tools/cli/study_common.h"
 #include "tools/study/study_html.h"
 #include "tools/study/sweep.h"
+#include "tools/study/sweep_journal.h"
+#include "trace/io/atomic_file.h"
 
 namespace gms::cli {
 
@@ -32,7 +37,11 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "folder holding NAME.ini presets (default: ./configs, then the one beside the program)")(
       "format", po::value<std::string>()->default_value("csv"), "csv or html")(
       "no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)")(
-      "output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
+      "resume", po::bool_switch(),
+      "keep a journal of the finished points in OUT.journal and skip those it already holds "
+      "(the same command again continues a killed sweep); SIGTERM or Ctrl-C then stops after "
+      "the current points")("output,o", po::value<std::string>()->default_value("-"),
+                            "output file, - for stdout");
   po::options_description hidden;
   hidden.add_options()("positional", po::value<std::vector<std::string>>(), "traces");
   po::positional_options_description positional;
@@ -41,7 +50,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   if (!parse_args(args,
                   "usage: gpumemsim sweep --trace T... [--config BASE] --vary KEY=V1,V2,... "
                   "[--vary ...] [--mode cold|cached|both] [--per-instruction] [--jobs N] "
-                  "[--shard I/N] [--format csv|html] [-o OUT]\n"
+                  "[--shard I/N] [--format csv|html] [--resume] [-o OUT]\n"
                   "Runs every trace under every combination of the varied values and writes one\n"
                   "tidy CSV: a row per trace x configuration x kernel (x instruction), the varied\n"
                   "values in cfg.KEY columns. Rows are in the same order whatever --jobs is.",
@@ -71,18 +80,43 @@ int cmd_sweep(const std::vector<std::string>& args) {
   if (format == "html" && shard.count > 1)
     fail("sweep: a shard is written as CSV; merge the pieces, then 'merge --format html'");
 
+  const std::string output = vm["output"].as<std::string>();
+  std::optional<SweepJournal> journal;
+  std::optional<trace::StopRequestScope> stop_after_point;  // SIGTERM: finish, keep the journal
+  if (vm["resume"].as<bool>()) {
+    if (output == "-") fail("sweep: --resume keeps a journal beside the output: give -o FILE");
+    journal.emplace(output + ".journal");
+    stop_after_point.emplace();
+  }
   SweepProgress progress;
   std::string csv;
+  int stopped_by = 0;
+  std::string stopped_message;
   {
     ProgressBar bar(progress, !vm["no-progress"].as<bool>());
-    csv = run_sweep_csv(spec, shard, vm["jobs"].as<unsigned>(), &progress);
+    try {
+      csv = run_sweep_csv(spec, shard, vm["jobs"].as<unsigned>(), &progress,
+                          journal ? &*journal : nullptr);
+    } catch (const SweepStopped& e) {
+      stopped_by = e.signal();
+      stopped_message = e.what();
+    }
   }
+  if (journal)
+    spdlog::info("sweep: resumed: {} of {} points already done ({})", progress.points_resumed,
+                 progress.points_total, journal->path());
+  if (stopped_by != 0) {
+    spdlog::error("{}", stopped_message);
+    return 128 + stopped_by;
+  }
+  stop_after_point.reset();  // from here a signal removes the unfinished output and ends at once
   if (format == "html") {
     std::ostringstream out;
     print_sweep_html(out, parse_tidy_csv(csv, "sweep"));
     csv = out.str();
   }
-  write_output(vm["output"].as<std::string>(), csv);
+  write_output(output, csv);
+  if (journal) journal->remove();
   return 0;
 }
 

@@ -1,12 +1,11 @@
 #include "tools/cli/options.h"
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "sim/config/program_options_error.h"
 #include "sim/core/error.h"
+#include "trace/io/atomic_file.h"
 
 namespace gms::cli {
 
@@ -48,17 +47,7 @@ void write_output(const std::string& path, const std::string& text) {
     std::fflush(stdout);
     return;
   }
-  const std::string tmp = path + ".partial";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) fail("{}: cannot open for writing", path);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) fail("{}: write failed", path);
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) fail("{}: cannot write ({})", path, ec.message());
+  trace::write_file_atomically(path, text);
 }
 
 }  // namespace gms::cli

@@ -24,8 +24,8 @@ std::vector<std::string> parse_trace_args(const std::vector<std::string>& args,
                                           const po::options_description& visible,
                                           po::variables_map& vm);
 
-/// Writes `text` to `path` ("-" = standard output); a file is written to a temporary name and
-/// renamed, so a failure never leaves a partial file behind.
+/// Writes `text` to `path` ("-" = standard output); a file goes through a
+/// trace::AtomicOutputFile, so a failure or a signal never leaves a partial file behind.
 void write_output(const std::string& path, const std::string& text);
 
 }  // namespace gms::cli

@@ -11,6 +11,10 @@
 # arguments). The program is $GPUMEMSIM, else build/gpumemsim of this checkout, else gpumemsim
 # on the PATH. Threads per task: $SLURM_CPUS_PER_TASK (all cores when unset). Without Slurm, set
 # SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT by hand (the tests do).
+#
+# Every task runs with --resume: it keeps OUT_DIR/piece-I.csv.journal while it runs, and stops
+# after its current points on SIGTERM (what Slurm sends at the time limit or on preemption), so a
+# requeued task (scontrol requeue, or --requeue with preemption) skips the points it finished.
 #SBATCH --job-name=gpumemsim-sweep
 #SBATCH --cpus-per-task=8
 #SBATCH --output=gpumemsim-sweep-%A_%a.log
@@ -41,4 +45,4 @@ fi
 
 mkdir -p "$out_dir"
 exec "$prog" sweep "$@" --shard "$task/$count" --jobs "${SLURM_CPUS_PER_TASK:-0}" \
-  --no-progress -o "$out_dir/piece-$task.csv"
+  --no-progress --resume -o "$out_dir/piece-$task.csv"

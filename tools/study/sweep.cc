@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <map>
@@ -17,7 +18,9 @@
 #include "sim/report/metrics.h"
 #include "sim/report/study_stats.h"
 #include "sim/report/tidy_csv.h"
+#include "tools/study/sweep_journal.h"
 #include "trace/import/formats.h"
+#include "trace/io/atomic_file.h"
 
 namespace gms {
 
@@ -208,6 +211,28 @@ std::size_t header_number(const std::vector<std::string>& comments, const std::s
   fail("{}: not a gpumemsim sweep CSV (no '{}=' in its header)", origin, key);
 }
 
+/// What a journal must match to be resumed (sweep_journal.h): the header, every configuration's
+/// effective keys, and each trace's path, size and modification time.
+std::string sweep_fingerprint(const SweepSpec& spec, const std::string& header,
+                              const std::vector<SimConfig>& cfgs) {
+  namespace fs = std::filesystem;
+  std::string out = header;
+  for (const std::string& t : spec.traces) {
+    std::error_code ec;
+    const auto size = fs::file_size(t, ec);
+    if (ec) fail("{}: cannot read its size: {}", t, ec.message());
+    const auto mtime = fs::last_write_time(t, ec);
+    if (ec) fail("{}: cannot read its modification time: {}", t, ec.message());
+    out += fmt::format("trace {} size={} mtime={}\n", t, size, mtime.time_since_epoch().count());
+  }
+  for (std::size_t c = 0; c < cfgs.size(); ++c) {
+    out += fmt::format("configuration {}:", c);
+    for (const auto& [key, value] : effective_config(cfgs[c])) out += " " + key + "=" + value;
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> sweep_stat_columns() {
@@ -310,7 +335,7 @@ SimConfig sweep_config(const SweepSpec& spec, std::size_t c) {
 }
 
 std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsigned jobs,
-                          SweepProgress* progress) {
+                          SweepProgress* progress, SweepJournal* journal) {
   if (spec.traces.empty()) fail("sweep: no trace given");
   for (const std::string& t : spec.traces)
     if (t == "-")
@@ -327,15 +352,35 @@ std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsign
   if (progress != nullptr) progress->points_total = points.size();
 
   std::vector<std::string> texts(points.size());
+  std::vector<char> have(points.size(), 0);  // 0 to run, 1 from the journal, 2 run here
+  std::size_t resumed = 0;
+  if (journal != nullptr) {
+    journal->start(sweep_fingerprint(spec, header, cfgs), sweep_points(spec));
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const auto it = journal->done().find(points[i]);
+      if (it == journal->done().end()) continue;
+      texts[i] = it->second;
+      have[i] = 1;
+      ++resumed;
+    }
+  }
+  if (progress != nullptr) {
+    progress->points_resumed = resumed;
+    progress->points_done.store(resumed);
+  }
   std::vector<std::exception_ptr> errors(points.size());
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   auto worker = [&] {
     for (;;) {
+      if (trace::stop_requested() != 0) return;  // a signal: finish no more points
       const std::size_t i = next.fetch_add(1);
       if (i >= points.size() || failed.load()) return;
+      if (have[i]) continue;
       try {
         texts[i] = run_point(spec, cfgs[points[i] % configs], points[i], progress);
+        if (journal != nullptr) journal->record(points[i], texts[i]);
+        have[i] = 2;
       } catch (...) {
         errors[i] = std::current_exception();
         failed.store(true);
@@ -344,7 +389,7 @@ std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsign
   };
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t n_threads =
-      std::min<std::size_t>(jobs, std::max<std::size_t>(points.size(), 1));
+      std::min<std::size_t>(jobs, std::max<std::size_t>(points.size() - resumed, 1));
   if (n_threads <= 1) {
     worker();
   } else {
@@ -353,6 +398,19 @@ std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsign
   }
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
+  if (const int sig = trace::stop_requested();
+      sig != 0 && std::count(have.begin(), have.end(), 0) > 0) {
+    const auto finished =
+        static_cast<std::size_t>(points.size() - std::count(have.begin(), have.end(), 0));
+    throw SweepStopped(
+        sig, journal != nullptr
+                 ? fmt::format("sweep: stopped by SIG{} after {} of {} points; {} keeps them: "
+                               "the same command with --resume continues",
+                               sigabbrev_np(sig), finished, points.size(), journal->path())
+                 : fmt::format("sweep: stopped by SIG{} after {} of {} points (without "
+                               "--resume nothing is kept)",
+                               sigabbrev_np(sig), finished, points.size()));
+  }
 
   std::string out = header;
   for (const std::string& t : texts) out += t;

@@ -15,9 +15,12 @@
 #include <vector>
 
 #include "sim/config/config.h"
+#include "sim/core/error.h"
 #include "sim/replay/simulator.h"
 
 namespace gms {
+
+class SweepJournal;
 
 /// One varied key and its values, in the order given. The key "preset" names configs/<v>.ini
 /// files, applied after the base configuration and before every other key.
@@ -70,14 +73,30 @@ struct SweepProgress {
   std::atomic<std::uint64_t> records{0};           ///< records replayed so far, all workers
   std::atomic<std::uint64_t> finished_records{0};  ///< records of the finished points
   std::atomic<std::size_t> points_done{0};
-  std::size_t points_total = 0;  ///< points of this shard; set before any work starts
+  std::size_t points_total = 0;    ///< points of this shard; set before any work starts
+  std::size_t points_resumed = 0;  ///< of them, taken from the journal; set before any work
+};
+
+/// Thrown by run_sweep_csv when a signal asked it to stop (a trace::StopRequestScope was alive):
+/// every worker finished its current point first, and those points are in the journal, if any.
+class SweepStopped : public SimError {
+ public:
+  SweepStopped(int signal, std::string message) : SimError(std::move(message)), signal_(signal) {}
+  int signal() const { return signal_; }
+
+ private:
+  int signal_;
 };
 
 /// Runs the points of `shard` on `jobs` threads (0 = all cores) and returns the CSV text. The
 /// text does not depend on `jobs`. Every configuration is built before any simulation starts, so
 /// a bad key fails at once; the first failing point (in point order) is the error reported.
+/// With a `journal`, it is started with the sweep's fingerprint (sweep_journal.h), the points it
+/// already holds are not run again (their rows are taken from it; progress->points_resumed
+/// counts them) and every point run is recorded in it as it ends; the text is the same.
+/// trace::stop_requested() (a signal) makes the workers take no new point: SweepStopped.
 std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsigned jobs,
-                          SweepProgress* progress = nullptr);
+                          SweepProgress* progress = nullptr, SweepJournal* journal = nullptr);
 
 /// Joins shard CSVs (`texts[i]` read from `origins[i]`) into the CSV the unsharded sweep
 /// writes. Throws SimError when the pieces come from different sweeps, a shard is missing or

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "trace/io/atomic_file.h"
+
 namespace gms::trace {
 
 namespace {
@@ -185,7 +187,12 @@ std::string_view InputStream::peek(std::size_t n) {
 
 OutputStream::OutputStream(const std::string& path, bool zstd, int zstd_level)
     : name_(path), buf_(kStreamChunkBytes) {
-  file_ = open_file(path, "wb", owns_file_);
+  if (path == "-") {
+    file_ = stdout;
+  } else {
+    atomic_ = std::make_unique<AtomicOutputFile>(path);
+    file_ = atomic_->stream();
+  }
   if (zstd) {
     zstd_ = ZSTD_createCCtx();
     if (!zstd_) fail("{}: cannot create a zstd compression context", name_);
@@ -197,7 +204,7 @@ OutputStream::OutputStream(const std::string& path, bool zstd, int zstd_level)
 
 OutputStream::~OutputStream() {
   if (zstd_) ZSTD_freeCCtx(zstd_);
-  if (owns_file_ && file_) std::fclose(file_);  // unfinished: close without reporting
+  // Unfinished: the AtomicOutputFile removes its temporary, so no partial file remains.
 }
 
 void OutputStream::write_file(const void* src, std::size_t n) {
@@ -242,12 +249,12 @@ void OutputStream::finish() {
   if (finished_) return;
   finished_ = true;
   flush_buffer(true);
-  if (std::fflush(file_) != 0) fail("{}: write error: {}", name_, std::strerror(errno));
-  if (owns_file_) {
-    int rc = std::fclose(file_);
+  if (atomic_) {
+    atomic_->commit();  // flush, fsync, rename into place
     file_ = nullptr;
-    if (rc != 0) fail("{}: close failed: {}", name_, std::strerror(errno));
+    return;
   }
+  if (std::fflush(file_) != 0) fail("{}: write error: {}", name_, std::strerror(errno));
 }
 
 }  // namespace gms::trace

@@ -19,6 +19,8 @@ struct ZSTD_CCtx_s;
 
 namespace gms::trace {
 
+class AtomicOutputFile;  // trace/io/atomic_file.h
+
 /// The 4 bytes that open every zstd frame (little-endian 0xFD2FB528).
 inline constexpr unsigned char kZstdMagic[4] = {0x28, 0xB5, 0x2F, 0xFD};
 
@@ -90,6 +92,8 @@ class InputStream {
 
 /// Streaming byte output to a file or stdout ("-"), optionally zstd-compressed (one frame).
 /// Call finish() once at the end; it flushes, ends the frame and closes (errors throw SimError).
+/// A file is written through an AtomicOutputFile: it appears under its name only when finish()
+/// succeeds; a stream destroyed unfinished leaves nothing.
 class OutputStream {
  public:
   /// Creates `path` ("-" = stdout); throws SimError if it cannot be created.
@@ -111,8 +115,8 @@ class OutputStream {
   void write_file(const void* src, std::size_t n);
 
   std::string name_;
+  std::unique_ptr<AtomicOutputFile> atomic_;  // null for stdout
   std::FILE* file_ = nullptr;
-  bool owns_file_ = false;
   bool finished_ = false;
   ZSTD_CCtx_s* zstd_ = nullptr;
   std::vector<char> buf_;  // pending uncompressed bytes

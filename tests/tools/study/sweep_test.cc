@@ -5,11 +5,16 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "sim/core/error.h"
 #include "sim/report/tidy_csv.h"
 #include "tests/test_paths.h"
+#include "tools/study/sweep_journal.h"
 
 namespace gms {
 namespace {
@@ -179,6 +184,44 @@ TEST(SweepTest, ProgressCountsRecordsAndPoints) {
   EXPECT_EQ(p.points_done.load(), 6u);
   EXPECT_GT(p.records.load(), 0u);
   EXPECT_EQ(p.records.load(), p.finished_records.load());
+}
+
+}  // namespace
+}  // namespace gms
+
+namespace gms {
+namespace {
+
+// The journal of a resumable sweep, on four threads: every point recorded once, and a second
+// run that takes some points from it (the others dropped from the file) writes the same bytes.
+TEST(SweepTest, AJournalledSweepOnFourThreadsWritesTheSameBytes) {
+  const SweepSpec s = two_trace_spec();
+  const std::string plain = run_sweep_csv(s, {}, 4);
+  const std::string path = std::filesystem::temp_directory_path() /
+                           ("gms-sweep-journal-" + std::to_string(::getpid()) + ".journal");
+  std::filesystem::remove(path);
+  {
+    SweepJournal j(path);
+    SweepProgress progress;
+    EXPECT_EQ(run_sweep_csv(s, {}, 4, &progress, &j), plain);
+    EXPECT_EQ(progress.points_resumed, 0u);
+    EXPECT_EQ(j.done().size(), 0u) << "done() holds earlier runs' points only";
+  }
+  // Keep the header and the first three entries, as if killed after three points.
+  std::string text = read_text_file(path);
+  std::size_t cut = text.find("\npoint ");
+  for (int i = 0; i < 3; ++i) cut = text.find("\npoint ", cut + 1);
+  ASSERT_NE(cut, std::string::npos);
+  {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text.substr(0, cut + 1);
+    SweepJournal j(path);
+    SweepProgress progress;
+    EXPECT_EQ(run_sweep_csv(s, {}, 4, &progress, &j), plain);
+    EXPECT_EQ(progress.points_resumed, 3u);
+    EXPECT_EQ(progress.points_done.load(), 12u);
+    j.remove();
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
 }
 
 }  // namespace
