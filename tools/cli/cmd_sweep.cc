@@ -1,5 +1,7 @@
 // gpumemsim sweep: the cross product of configuration values over traces, in parallel, as one
 // tidy CSV (or an HTML report of it); --shard runs one deterministic slice for `merge`.
+#include <spdlog/spdlog.h>
+
 #include <sstream>
 
 #include "sim/core/error.h"
@@ -9,6 +11,7 @@
 #include "tools/cli/study_common.h"
 #include "tools/study/study_html.h"
 #include "tools/study/sweep.h"
+#include "tools/study/sweep_onepass.h"
 
 namespace gms::cli {
 
@@ -32,6 +35,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "folder holding NAME.ini presets (default: ./configs, then the one beside the program)")(
       "format", po::value<std::string>()->default_value("csv"), "csv or html")(
       "no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)")(
+      "separate-runs", po::bool_switch(),
+      "one replay per point, even where one pass gives the same rows (LRU capacity sweeps)")(
       "output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
   po::options_description hidden;
   hidden.add_options()("positional", po::value<std::vector<std::string>>(), "traces");
@@ -70,6 +75,15 @@ int cmd_sweep(const std::vector<std::string>& args) {
   if (format != "csv" && format != "html") fail("sweep: unknown format '{}' (csv, html)", format);
   if (format == "html" && shard.count > 1)
     fail("sweep: a shard is written as CSV; merge the pieces, then 'merge --format html'");
+
+  spec.separate_runs = vm["separate-runs"].as<bool>();
+  if (!spec.separate_runs && sweep_varies_capacity(spec)) {
+    std::vector<SimConfig> cfgs;
+    for (std::size_t c = 0; c < sweep_configurations(spec); ++c)
+      cfgs.push_back(sweep_config(spec, c));
+    if (const std::string why = sweep_onepass_refusal(spec, cfgs); !why.empty())
+      spdlog::warn("sweep: one replay per point, not one pass: {}", why);
+  }
 
   SweepProgress progress;
   std::string csv;
