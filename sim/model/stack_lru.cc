@@ -16,12 +16,12 @@ StackLru::StackLru(std::uint32_t sets, std::vector<std::uint32_t> ways,
                    [&](std::uint32_t a, std::uint32_t b) { return ways_[a] < ways_[b]; });
   const std::size_t slots = std::size_t{sets} * wmax_;
   if (slots > 0xffffffffu) fail("stack LRU: {} lines do not fit 32-bit slots", slots);
-  keys_.assign(slots, 0);
-  slots_.assign(slots, 0);
+  keys_ = std::make_unique_for_overwrite<std::uint64_t[]>(slots);
+  slots_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots);
   fill_.assign(sets, 0);
-  state_.assign(slots * k_, {});
-  if (byte_masks) bytes_.assign(slots * k_ * spl_, 0);
-  tag_.assign(slots, 0);
+  state_ = std::make_unique_for_overwrite<StackSectors[]>(slots * k_);
+  if (byte_masks) bytes_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots * k_ * spl_);
+  tag_ = std::make_unique_for_overwrite<std::uint64_t[]>(slots);
 }
 
 }  // namespace gms

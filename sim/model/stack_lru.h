@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -33,9 +34,10 @@
 namespace gms {
 
 /// One configuration's state of one line: its valid and dirty sectors (bit s = sector s).
+/// Trivial, so that the per-slot arrays are allocated without being written (see StackLru).
 struct StackSectors {
-  std::uint8_t valid = 0;
-  std::uint8_t dirty = 0;
+  std::uint8_t valid;
+  std::uint8_t dirty;
 };
 
 class StackLru {
@@ -68,8 +70,8 @@ class StackLru {
   template <class OnEvict>
   Found access(std::uint32_t set, std::uint64_t key, OnEvict&& on_evict) {
     const std::size_t base = std::size_t{set} * wmax_;
-    std::uint64_t* keys = keys_.data() + base;
-    std::uint32_t* slots = slots_.data() + base;
+    std::uint64_t* keys = keys_.get() + base;
+    std::uint32_t* slots = slots_.get() + base;
     const std::uint32_t n = fill_[set];
     std::uint32_t d = 0;
     while (d < n && keys[d] != key) ++d;
@@ -98,7 +100,7 @@ class StackLru {
     std::memmove(slots + 1, slots, from * sizeof *slots);
     keys[0] = key;
     slots[0] = slot;
-    if (!hit) std::fill_n(state_.data() + std::size_t{slot} * k_, k_, StackSectors{});
+    if (!hit) std::fill_n(state_.get() + std::size_t{slot} * k_, k_, StackSectors{});
     return {slot, hit ? d : kAbsent};
   }
 
@@ -137,12 +139,16 @@ class StackLru {
   std::size_t k_;                       ///< configurations
   std::uint32_t wmax_;
   std::uint32_t spl_;
-  std::vector<std::uint64_t> keys_;   ///< per set: its lines' keys, most recent first
-  std::vector<std::uint32_t> slots_;  ///< beside keys_: each line's slot
-  std::vector<std::uint32_t> fill_;   ///< per set: lines in the stack
-  std::vector<StackSectors> state_;   ///< per slot and configuration
-  std::vector<std::uint32_t> bytes_;  ///< per slot, configuration and sector (byte_masks)
-  std::vector<std::uint64_t> tag_;    ///< per slot
+  // Per-slot arrays are allocated, not written: a trace touches few of a large L2's sets, and
+  // the pages of the others are never faulted in. Nothing is read before it is written: keys
+  // and slots below a set's fill, a slot's state from its allocation on, its written bytes and
+  // tag while it is dirty (they were written when it became dirty).
+  std::unique_ptr<std::uint64_t[]> keys_;   ///< per set: its lines' keys, most recent first
+  std::unique_ptr<std::uint32_t[]> slots_;  ///< beside keys_: each line's slot
+  std::vector<std::uint32_t> fill_;         ///< per set: lines in the stack
+  std::unique_ptr<StackSectors[]> state_;   ///< per slot and configuration
+  std::unique_ptr<std::uint32_t[]> bytes_;  ///< per slot, configuration and sector (byte_masks)
+  std::unique_ptr<std::uint64_t[]> tag_;    ///< per slot
 };
 
 }  // namespace gms
