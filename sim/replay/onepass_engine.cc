@@ -61,6 +61,7 @@ class OnePassEngine {
       members_[v].push_back(c);
     }
     for (std::size_t c = 0; c < k_; ++c) dram_.emplace_back(cfgs[c].dram);
+    row_counters_.resize(k_);
     if (opts.mode == SimMode::Cold) return;
     for (const std::vector<std::size_t>& m : members_) {
       std::vector<L2Config> l2;
@@ -90,9 +91,15 @@ class OnePassEngine {
     OnePassEngine& e;
     std::size_t v;
     std::size_t global(std::size_t c) const { return e.members_[v][c]; }
-    AccessCounters& counters(std::size_t c) { return e.cached_[global(c)]->instructions[e.row_].c; }
+    AccessCounters& counters(std::size_t c) { return *e.row_counters_[global(c)]; }
+    /// Every configuration reads the same fetch units of a line: the channel of the last one
+    /// is kept (DramModel::access of it, without computing it again).
     void dram_read(std::size_t c, Addr addr, std::uint32_t bytes) {
-      e.dram_[global(c)].access(addr, bytes, false);
+      if (addr != e.read_addr_) {
+        e.read_addr_ = addr;
+        e.read_channel_ = e.dram_[0].channel_map().unit_of(addr);
+      }
+      e.dram_[global(c)].access_channel(e.read_channel_, addr, bytes, false);
     }
     void dram_write_back(std::size_t c, const LineOwner& owner, Addr addr, std::uint8_t dirty) {
       const std::size_t g = global(c);
@@ -192,8 +199,10 @@ class OnePassEngine {
       replay_cold_lines(w.op);
     }
     if (cached_[0]) {
-      for (auto& c : cached_) charge_access(access_, c->instructions[row].c);
-      row_ = row;
+      for (std::size_t c = 0; c < k_; ++c) {
+        row_counters_[c] = &cached_[c]->instructions[row].c;
+        charge_access(access_, *row_counters_[c]);
+      }
       replay_cached_lines(w.op, sm, row);
     }
   }
@@ -293,7 +302,9 @@ class OnePassEngine {
   std::vector<L1Outcome> outcomes_;              ///< per variant, of the line being replayed
   std::uint32_t kernel_seq_ = 0;
   bool flushing_ = false;
-  std::uint32_t row_ = 0;  ///< the row being replayed (Sink::counters)
+  std::vector<AccessCounters*> row_counters_;  ///< per configuration, the row being replayed
+  Addr read_addr_ = ~Addr{0};                  ///< the last DRAM read (Sink::dram_read)
+  std::uint32_t read_channel_ = 0;
   std::optional<KernelStats> cold_;
   std::vector<std::optional<KernelStats>> cached_;  ///< per configuration
   TrafficProfile units_;
