@@ -40,10 +40,21 @@ StackL2::StackL2(const std::vector<L2Config>& cfgs)
     members[i].push_back(c);
   }
   levels_.reserve(sets.size());
-  for (std::size_t i = 0; i < sets.size(); ++i)
-    levels_.push_back(Level{StackLru(cfgs[0].slices * sets[i], ways_of(cfgs, members[i]),
-                                     kSectorsPerLine, /*byte_masks=*/true),
-                            L2SetIndex(cfgs[0], sets[i]), sets[i], members[i]});
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    Level l{std::nullopt, std::nullopt, nullptr, nullptr, L2SetIndex(cfgs[0], sets[i]),
+            sets[i],      members[i]};
+    const std::uint32_t all_sets = cfgs[0].slices * sets[i];
+    const std::vector<std::uint32_t> ways = ways_of(cfgs, members[i]);
+    if (ways.size() == 1 && ways[0] < 0xffff) {  // LruPolicy's limit
+      l.single.emplace(CacheGeometry{all_sets, ways[0], kSectorsPerLine});
+      const std::size_t slots = std::size_t{all_sets} * ways[0];
+      l.single_bytes = std::make_unique_for_overwrite<std::uint32_t[]>(slots * kSectorsPerLine);
+      l.single_tag = std::make_unique_for_overwrite<std::uint64_t[]>(slots);
+    } else {
+      l.stack.emplace(all_sets, ways, kSectorsPerLine, /*byte_masks=*/true);
+    }
+    levels_.push_back(std::move(l));
+  }
 }
 
 }  // namespace gms

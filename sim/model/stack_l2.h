@@ -13,6 +13,8 @@
 #include <bit>
 #include <concepts>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "sim/config/config.h"
@@ -21,6 +23,8 @@
 #include "sim/model/address_map.h"
 #include "sim/model/coalescer.h"
 #include "sim/model/l2_cache.h"
+#include "sim/model/replacement.h"
+#include "sim/model/sector_cache.h"
 #include "sim/model/stack_lru.h"
 
 namespace gms {
@@ -119,27 +123,48 @@ class StackL2 {
   template <StackL2Sink Sink>
   void flush(Sink& sink) {
     for (Level& l : levels_) {
+      if (l.single) {
+        l.single->for_each_line([&](std::size_t slot, std::uint64_t key, std::uint8_t dirty) {
+          if (dirty != 0)
+            sink.dram_write_back(l.configs[0], owner_of(l, static_cast<std::uint32_t>(slot)),
+                                 key << 7, dirty);
+        });
+        l.single->clear();
+        continue;
+      }
       for (std::size_t c = 0; c < l.configs.size(); ++c)
-        l.stack.for_each_resident(c, [&](std::uint32_t slot, std::uint64_t key) {
-          const std::uint8_t dirty = l.stack.state(slot, c).dirty;
+        l.stack->for_each_resident(c, [&](std::uint32_t slot, std::uint64_t key) {
+          const std::uint8_t dirty = l.stack->state(slot, c).dirty;
           if (dirty != 0) sink.dram_write_back(l.configs[c], owner_of(l, slot), key << 7, dirty);
         });
-      l.stack.clear();
+      l.stack->clear();
     }
   }
 
  private:
   /// The configurations of one sets-per-slice value: one stack over all slices' sets.
+  /// Several configurations share a stack; a set count that only one has is the model's own
+  /// LRU tag store (SectorCache<LruPolicy>: the same lines, a faster search and update), with
+  /// the written bytes and owners beside it.
   struct Level {
-    StackLru stack;
+    std::optional<StackLru> stack;
+    std::optional<SectorCache<LruPolicy>> single;
+    std::unique_ptr<std::uint32_t[]> single_bytes;  ///< per slot and sector, read while dirty
+    std::unique_ptr<std::uint64_t[]> single_tag;    ///< per slot, read while dirty
     L2SetIndex index;
     std::uint32_t sets_per_slice;
     std::vector<std::size_t> configs;  ///< the stack's configuration c is configs[c] overall
     std::uint32_t last_slot = 0;       ///< the slot of the line accessed last
+
+    std::uint64_t& tag(std::uint32_t slot) { return stack ? stack->tag(slot) : single_tag[slot]; }
+    std::uint32_t& bytes(std::uint32_t slot, std::size_t c, unsigned s) {
+      return stack ? stack->bytes(slot, c, s)
+                   : single_bytes[std::size_t{slot} * kSectorsPerLine + s];
+    }
   };
 
   static LineOwner owner_of(Level& l, std::uint32_t slot) {
-    const std::uint64_t t = l.stack.tag(slot);
+    const std::uint64_t t = l.tag(slot);
     return {static_cast<std::uint32_t>(t >> 32), static_cast<std::uint32_t>(t)};
   }
 
@@ -153,22 +178,42 @@ class StackL2 {
     for (Level& l : levels_) {
       level_ = &l;
       const std::uint32_t set = slice * l.sets_per_slice + l.index(line_addr, key);
+      if (l.single) {  // L2Cache::locate on the model's tag store
+        SectorCache<LruPolicy>& tags = *l.single;
+        std::int32_t way = tags.find(set, key);
+        std::uint32_t slot;
+        if (way == SectorCache<LruPolicy>::kMiss) {
+          Eviction ev;
+          way = static_cast<std::int32_t>(tags.allocate(set, key, ev));
+          slot = static_cast<std::uint32_t>(tags.slot(set, static_cast<std::uint32_t>(way)));
+          if (ev.valid && ev.dirty_mask != 0)  // its owner is still the victim's
+            sink.dram_write_back(l.configs[0], owner_of(l, slot), ev.key << 7, ev.dirty_mask);
+        } else {
+          tags.touch(set, static_cast<std::uint32_t>(way));
+          slot = static_cast<std::uint32_t>(tags.slot(set, static_cast<std::uint32_t>(way)));
+        }
+        l.last_slot = slot;
+        StackSectors st{tags.valid(slot), tags.dirty(slot)};
+        f(st, slot, 0, l.configs[0]);
+        tags.valid(slot) = st.valid;
+        tags.dirty(slot) = st.dirty;
+        continue;
+      }
       const StackLru::Found found =
-          l.stack.access(set, key, [&](std::size_t c, std::uint64_t victim, std::uint32_t slot) {
-            const std::uint8_t dirty = l.stack.state(slot, c).dirty;
+          l.stack->access(set, key, [&](std::size_t c, std::uint64_t victim, std::uint32_t slot) {
+            const std::uint8_t dirty = l.stack->state(slot, c).dirty;
             if (dirty != 0)
               sink.dram_write_back(l.configs[c], owner_of(l, slot), victim << 7, dirty);
           });
       l.last_slot = found.slot;
       for (std::size_t c = 0; c < l.configs.size(); ++c)
-        f(l.stack.state(found.slot, c), found.slot, c, l.configs[c]);
+        f(l.stack->state(found.slot, c), found.slot, c, l.configs[c]);
     }
   }
 
   /// The line accessed last is now written by `owner` in every configuration.
   void set_owner(Addr, const LineOwner& owner) {
-    for (Level& l : levels_)
-      l.stack.tag(l.last_slot) = std::uint64_t{owner.kernel} << 32 | owner.row;
+    for (Level& l : levels_) l.tag(l.last_slot) = std::uint64_t{owner.kernel} << 32 | owner.row;
   }
 
   /// Fills the DRAM fetch units holding the `miss` sectors of configuration g's line; returns
@@ -202,7 +247,7 @@ class StackL2 {
         st.valid |= bit;
         continue;
       }
-      std::uint32_t& bytes = l.stack.bytes(slot, c, s);
+      std::uint32_t& bytes = l.bytes(slot, c, s);
       bytes = (was_dirty & bit) ? bytes | written : written;
       if (bytes == 0xffffffffu) st.valid |= bit;
     }
