@@ -3,7 +3,8 @@
 /// write-allocate cache as L2Cache (l2_cache.h), for configurations that differ only in their
 /// capacity and ways (so in their sets per slice), fed one access stream. Configurations with
 /// the same sets per slice share one recency stack (StackLru: every associativity from one
-/// stack); each distinct set count is one more stack. Per configuration it keeps what L2Cache
+/// stack); a set count that only one configuration has is the model's own SectorCache<LruPolicy>
+/// (the same lines, a faster search). Per configuration it keeps what L2Cache
 /// keeps per line (valid and dirty sectors, written bytes of partial sectors; the last writer is
 /// the same in every configuration) and charges what L2Cache charges: read sectors, hits and
 /// misses, DRAM fetch units, write-backs at eviction and at the flush, to the caller's

@@ -3,7 +3,8 @@
 /// capacity of their LRU caches (l1.unified_kb, l1.carveouts_kb, l1.size_kb, l1.sets, l2.size_kb,
 /// l2.ways). The trace is read and coalesced once; the L1s and the L2 of every configuration are
 /// replayed by the stack algorithm (sim/model/stack_lru.h: every associativity of a set count
-/// from one recency stack, one stack per distinct set count), with sector state, dirty bytes,
+/// from one recency stack; a set count only one configuration has is the model's own LRU tag
+/// store), with sector state, dirty bytes,
 /// DRAM fetch units, write-backs and the end-of-kernel flush per configuration. When the L1 is
 /// the same in every configuration the model's own L1Cache produces the one miss stream every
 /// L2 sees (stores write through, atomics bypass); when L1 capacities differ each L1 variant
