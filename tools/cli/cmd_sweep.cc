@@ -13,6 +13,7 @@
 #include "tools/study/study_html.h"
 #include "tools/study/sweep.h"
 #include "tools/study/sweep_journal.h"
+#include "tools/study/sweep_onepass.h"
 #include "trace/io/atomic_file.h"
 
 namespace gms::cli {
@@ -40,8 +41,10 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "resume", po::bool_switch(),
       "keep a journal of the finished points in OUT.journal and skip those it already holds "
       "(the same command again continues a killed sweep); SIGTERM or Ctrl-C then stops after "
-      "the current points")("output,o", po::value<std::string>()->default_value("-"),
-                            "output file, - for stdout");
+      "the current points")(
+      "separate-runs", po::bool_switch(),
+      "one replay per point, even where one pass gives the same rows (LRU capacity sweeps)")(
+      "output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
   po::options_description hidden;
   hidden.add_options()("positional", po::value<std::vector<std::string>>(), "traces");
   po::positional_options_description positional;
@@ -50,7 +53,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   if (!parse_args(args,
                   "usage: gpumemsim sweep --trace T... [--config BASE] --vary KEY=V1,V2,... "
                   "[--vary ...] [--mode cold|cached|both] [--per-instruction] [--jobs N] "
-                  "[--shard I/N] [--format csv|html] [--resume] [-o OUT]\n"
+                  "[--shard I/N] [--format csv|html] [--resume] [--separate-runs] [-o OUT]\n"
                   "Runs every trace under every combination of the varied values and writes one\n"
                   "tidy CSV: a row per trace x configuration x kernel (x instruction), the varied\n"
                   "values in cfg.KEY columns. Rows are in the same order whatever --jobs is.",
@@ -88,6 +91,15 @@ int cmd_sweep(const std::vector<std::string>& args) {
     journal.emplace(output + ".journal");
     stop_after_point.emplace();
   }
+  spec.separate_runs = vm["separate-runs"].as<bool>();
+  if (!spec.separate_runs && !journal && sweep_varies_capacity(spec)) {
+    std::vector<SimConfig> cfgs;
+    for (std::size_t c = 0; c < sweep_configurations(spec); ++c)
+      cfgs.push_back(sweep_config(spec, c));
+    if (const std::string why = sweep_onepass_refusal(spec, cfgs); !why.empty())
+      spdlog::warn("sweep: one replay per point, not one pass: {}", why);
+  }
+
   SweepProgress progress;
   std::string csv;
   int stopped_by = 0;

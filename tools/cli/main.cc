@@ -24,6 +24,7 @@ constexpr std::string_view kUsage =
     "  info     summarise a trace (kernels, records, operations)\n"
     "  sweep    run traces over the cross product of configuration values (tidy CSV)\n"
     "  merge    join sweep shards into the CSV a single sweep writes\n"
+    "  curves   miss-ratio curves (hit rate vs L1 or L2 capacity and ways) from one replay\n"
     "  compare  two configurations (or cold vs cached) side by side\n"
     "  validate compare simulated statistics with Nsight Compute counters\n"
     "\n"
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
     if (command == "info") return gms::cli::cmd_info(args);
     if (command == "sweep") return gms::cli::cmd_sweep(args);
     if (command == "merge") return gms::cli::cmd_merge(args);
+    if (command == "curves") return gms::cli::cmd_curves(args);
     if (command == "compare") return gms::cli::cmd_compare(args);
     if (command == "validate") return gms::cli::cmd_validate(args);
     spdlog::error("unknown command '{}'", command);

@@ -11,6 +11,7 @@
 #include <exception>
 #include <filesystem>
 #include <map>
+#include <numeric>
 #include <string_view>
 #include <thread>
 
@@ -19,6 +20,7 @@
 #include "sim/report/study_stats.h"
 #include "sim/report/tidy_csv.h"
 #include "tools/study/sweep_journal.h"
+#include "tools/study/sweep_onepass.h"
 #include "trace/import/formats.h"
 #include "trace/io/atomic_file.h"
 
@@ -159,16 +161,32 @@ std::string sweep_header(const SweepSpec& spec, const SweepShard& shard) {
 /// Simulates one point and formats its rows.
 std::string run_point(const SweepSpec& spec, const SimConfig& cfg, std::size_t point,
                       SweepProgress* progress) {
-  const std::size_t configs = sweep_configurations(spec);
-  const std::size_t t = point / configs;
-  const std::vector<std::string> values = sweep_values(spec, point % configs);
-  auto reader = trace::open_trace_reader(spec.traces[t]);
+  auto reader = trace::open_trace_reader(spec.traces[point / sweep_configurations(spec)]);
   CountingReader counted(*reader, progress ? &progress->records : nullptr);
   RunOptions opts;
   opts.mode = spec.mode;
   opts.read_ahead = false;  // the sweep's workers already keep every core busy
-  const std::vector<KernelStats> kernels = simulate(counted, cfg, opts);
+  return sweep_point_rows(spec, point, simulate(counted, cfg, opts), progress);
+}
 
+/// Parses the number after `key=` in a comment line such as "# mode=cold points=12".
+std::size_t header_number(const std::vector<std::string>& comments, const std::string& key,
+                          const std::string& origin) {
+  for (const std::string& c : comments) {
+    const std::size_t at = c.find(" " + key + "=");
+    if (at == std::string::npos) continue;
+    return std::stoull(c.substr(at + key.size() + 2));
+  }
+  fail("{}: not a gpumemsim sweep CSV (no '{}=' in its header)", origin, key);
+}
+
+}  // namespace
+
+std::string sweep_point_rows(const SweepSpec& spec, std::size_t point,
+                             const std::vector<KernelStats>& kernels, SweepProgress* progress) {
+  const std::size_t configs = sweep_configurations(spec);
+  const std::size_t t = point / configs;
+  const std::vector<std::string> values = sweep_values(spec, point % configs);
   std::string prefix = fmt::format("{},{}", point, csv_cell(spec.traces[t]));
   for (const std::string& v : values) {
     prefix += ',';
@@ -200,16 +218,7 @@ std::string run_point(const SweepSpec& spec, const SimConfig& cfg, std::size_t p
   return out;
 }
 
-/// Parses the number after `key=` in a comment line such as "# mode=cold points=12".
-std::size_t header_number(const std::vector<std::string>& comments, const std::string& key,
-                          const std::string& origin) {
-  for (const std::string& c : comments) {
-    const std::size_t at = c.find(" " + key + "=");
-    if (at == std::string::npos) continue;
-    return std::stoull(c.substr(at + key.size() + 2));
-  }
-  fail("{}: not a gpumemsim sweep CSV (no '{}=' in its header)", origin, key);
-}
+namespace {
 
 /// What a journal must match to be resumed (sweep_journal.h): the header, every configuration's
 /// effective keys, and each trace's path, size and modification time.
@@ -351,6 +360,12 @@ std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsign
   for (std::size_t p = shard.index; p < sweep_points(spec); p += shard.count) points.push_back(p);
   if (progress != nullptr) progress->points_total = points.size();
 
+  // The groups of points one pass covers, and the rest separately; a resumable sweep runs every
+  // point on its own (its journal keeps points, which a pass finishes all at once).
+  if (!spec.separate_runs && journal == nullptr)
+    if (std::vector<std::string> texts = run_onepass_points(spec, cfgs, points, jobs, progress);
+        !texts.empty())
+      return std::accumulate(texts.begin(), texts.end(), header);
   std::vector<std::string> texts(points.size());
   std::vector<char> have(points.size(), 0);  // 0 to run, 1 from the journal, 2 run here
   std::size_t resumed = 0;

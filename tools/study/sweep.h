@@ -49,6 +49,8 @@ struct SweepSpec {
   SimMode mode = SimMode::Cold;
   bool per_instruction = false;
   std::vector<std::string> preset_dirs;  ///< where preset=NAME looks for NAME.ini, in order
+  /// One replay per point even where one pass would give the same rows (sweep_onepass.h).
+  bool separate_runs = false;
 };
 
 /// Configurations = product of the axis sizes (1 with no axis); points = traces x configurations,
@@ -103,6 +105,10 @@ std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsign
 /// repeated, or a row is out of place.
 std::string merge_sweep_csv(const std::vector<std::string>& texts,
                             const std::vector<std::string>& origins);
+
+/// The CSV rows of point `point`, whose replay gave `kernels` (progress: the point is done).
+std::string sweep_point_rows(const SweepSpec& spec, std::size_t point,
+                             const std::vector<KernelStats>& kernels, SweepProgress* progress);
 
 /// The statistic columns of a sweep row, after the identifying ones.
 std::vector<std::string> sweep_stat_columns();

@@ -1,0 +1,82 @@
+#pragma once
+/// One SM's L1 for several LRU configurations in one pass: the rules of L1Cache::read (a load
+/// looks up its sectors, allocates the line's tag on a miss and fetches only the missing
+/// sectors; L1 lines are never dirty) on StackLru stacks, one per distinct set count. Only the
+/// coalescer's own geometry (128-byte lines of 32-byte sectors); an L1 below one line is off
+/// (every load misses, nothing is allocated), as in L1Cache.
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/config/config.h"
+#include "sim/model/coalescer.h"
+#include "sim/model/l1_cache.h"
+#include "sim/model/stack_lru.h"
+
+namespace gms {
+
+class StackL1 {
+ public:
+  /// Variant v has `sets[v]` sets and `capacity_bytes[v]` (its ways: L1Cache::ways_for).
+  StackL1(const L1Config& geometry, const std::vector<std::uint32_t>& sets,
+          const std::vector<std::uint64_t>& capacity_bytes)
+      : variants_(sets.size()) {
+    std::vector<std::uint32_t> level_sets;
+    std::vector<std::vector<std::size_t>> members;
+    std::vector<std::vector<std::uint32_t>> ways;
+    for (std::size_t v = 0; v < sets.size(); ++v) {
+      L1Config c = geometry;
+      c.sets = sets[v];
+      if (capacity_bytes[v] < c.line_bytes) {  // L1Cache: an L1 below one line is off
+        off_.push_back(v);
+        continue;
+      }
+      std::size_t i = 0;
+      while (i < level_sets.size() && level_sets[i] != sets[v]) ++i;
+      if (i == level_sets.size()) {
+        level_sets.push_back(sets[v]);
+        members.emplace_back();
+        ways.emplace_back();
+      }
+      members[i].push_back(v);
+      // L1Cache's ways: the capacity in lines over the sets, at least 1.
+      const std::uint64_t lines = capacity_bytes[v] / c.line_bytes;
+      ways[i].push_back(lines < c.sets ? 1u : static_cast<std::uint32_t>(lines / c.sets));
+    }
+    for (std::size_t i = 0; i < level_sets.size(); ++i)
+      levels_.push_back(
+          {StackLru(level_sets[i], ways[i], kSectorsPerLine, false), level_sets[i], members[i]});
+  }
+
+  /// A load of the sectors `want` of the 128-byte line `line_addr`; out[v] is variant v's
+  /// outcome (out holds one per variant).
+  void read(Addr line_addr, std::uint8_t want, L1Outcome* out) {
+    const std::uint64_t key = line_addr >> 7;
+    for (const std::size_t v : off_) out[v] = {0, want};
+    for (Level& l : levels_) {
+      const auto set = static_cast<std::uint32_t>(key % l.sets);
+      const StackLru::Found f =
+          l.stack.access(set, key, [](std::size_t, std::uint64_t, std::uint32_t) {});
+      for (std::size_t c = 0; c < l.variants.size(); ++c) {
+        std::uint8_t& valid = l.stack.state(f.slot, c).valid;
+        out[l.variants[c]] = {static_cast<std::uint8_t>(want & valid),
+                              static_cast<std::uint8_t>(want & ~valid)};
+        valid |= want;
+      }
+    }
+  }
+
+  std::size_t variants() const { return variants_; }
+
+ private:
+  struct Level {
+    StackLru stack;
+    std::uint32_t sets;
+    std::vector<std::size_t> variants;  ///< the stack's configuration c is variant variants[c]
+  };
+  std::size_t variants_;
+  std::vector<Level> levels_;
+  std::vector<std::size_t> off_;  ///< variants whose L1 is off this kernel
+};
+
+}  // namespace gms

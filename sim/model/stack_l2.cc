@@ -1,0 +1,60 @@
+#include "sim/model/stack_l2.h"
+
+#include "sim/core/error.h"
+
+namespace gms {
+
+namespace {
+
+std::vector<std::uint32_t> ways_of(const std::vector<L2Config>& cfgs,
+                                   const std::vector<std::size_t>& which) {
+  std::vector<std::uint32_t> out;
+  for (const std::size_t c : which) out.push_back(cfgs[c].ways);
+  return out;
+}
+
+}  // namespace
+
+StackL2::StackL2(const std::vector<L2Config>& cfgs)
+    : configs_(cfgs.size()),
+      slices_(l2_slices(cfgs.at(0))),
+      fetch_sectors_(cfgs[0].dram_fetch_bytes / cfgs[0].sector_bytes),
+      fetch_bytes_(cfgs[0].dram_fetch_bytes) {
+  for (const L2Config& c : cfgs)
+    if (c.line_bytes != kLineBytes || c.sector_bytes != kSectorBytes ||
+        c.slices != cfgs[0].slices || c.policy != ReplacementKind::Lru)
+      fail(
+          "StackL2: configurations it cannot replay together (LRU, 128-byte lines of 32-byte "
+          "sectors, the same slices)");
+  // One level per distinct sets-per-slice value, in order of first appearance.
+  std::vector<std::uint32_t> sets;
+  std::vector<std::vector<std::size_t>> members;
+  for (std::size_t c = 0; c < cfgs.size(); ++c) {
+    const std::uint32_t s = l2_sets_per_slice(cfgs[c]);
+    std::size_t i = 0;
+    while (i < sets.size() && sets[i] != s) ++i;
+    if (i == sets.size()) {
+      sets.push_back(s);
+      members.emplace_back();
+    }
+    members[i].push_back(c);
+  }
+  levels_.reserve(sets.size());
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    Level l{std::nullopt, std::nullopt, nullptr, nullptr, L2SetIndex(cfgs[0], sets[i]),
+            sets[i],      members[i]};
+    const std::uint32_t all_sets = cfgs[0].slices * sets[i];
+    const std::vector<std::uint32_t> ways = ways_of(cfgs, members[i]);
+    if (ways.size() == 1 && ways[0] < 0xffff) {  // LruPolicy's limit
+      l.single.emplace(CacheGeometry{all_sets, ways[0], kSectorsPerLine});
+      const std::size_t slots = std::size_t{all_sets} * ways[0];
+      l.single_bytes = std::make_unique_for_overwrite<std::uint32_t[]>(slots * kSectorsPerLine);
+      l.single_tag = std::make_unique_for_overwrite<std::uint64_t[]>(slots);
+    } else {
+      l.stack.emplace(all_sets, ways, kSectorsPerLine, /*byte_masks=*/true);
+    }
+    levels_.push_back(std::move(l));
+  }
+}
+
+}  // namespace gms

@@ -1,0 +1,43 @@
+#pragma once
+/// The one-pass engine: one replay of a trace for many configurations that differ only in the
+/// capacity of their LRU caches (l1.unified_kb, l1.carveouts_kb, l1.size_kb, l1.sets, l2.size_kb,
+/// l2.ways). The trace is read and coalesced once; the L1s and the L2 of every configuration are
+/// replayed by the stack algorithm (sim/model/stack_lru.h: every associativity of a set count
+/// from one recency stack; a set count only one configuration has is the model's own LRU tag
+/// store), with sector state, dirty bytes,
+/// DRAM fetch units, write-backs and the end-of-kernel flush per configuration. When the L1 is
+/// the same in every configuration the model's own L1Cache produces the one miss stream every
+/// L2 sees (stores write through, atomics bypass); when L1 capacities differ each L1 variant
+/// feeds its own multi-configuration L2.
+///
+/// The results are simulate()'s for each configuration, entry for entry (counters, traffic, the
+/// time estimate): tests/e2e/onepass_sweep_test.cc compares whole sweep CSVs with separate runs.
+/// Where the rule does not hold (onepass_refusal names why) nothing is approximated: the caller
+/// replays each configuration separately.
+
+#include <string>
+#include <vector>
+
+#include "sim/config/config.h"
+#include "sim/core/stats.h"
+#include "sim/replay/simulator.h"
+#include "trace/io/reader.h"
+
+namespace gms {
+
+/// The keys whose values may differ between the configurations of one pass.
+const std::vector<std::string>& onepass_capacity_keys();
+
+/// Why the configurations cannot be replayed together in one pass, or "" when they can: a key
+/// other than onepass_capacity_keys() differs, a cache whose capacity differs is not LRU, or
+/// its lines are not 128-byte lines of 32-byte sectors (the L2 always: it is always a stack).
+std::string onepass_refusal(const std::vector<SimConfig>& cfgs);
+
+/// out[c] == simulate(reader, cfgs[c], opts) for every c, from one replay of `reader`
+/// (opts.engine, read_ahead and cached_batch_lines are ignored). Throws SimError when
+/// onepass_refusal(cfgs) is not empty.
+std::vector<std::vector<KernelStats>> simulate_onepass(trace::TraceReader& reader,
+                                                       const std::vector<SimConfig>& cfgs,
+                                                       const RunOptions& opts);
+
+}  // namespace gms
