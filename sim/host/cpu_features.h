@@ -1,8 +1,8 @@
 #pragma once
 /// What the host CPU can run, checked once at run time: the build targets x86-64-v2, and the
-/// few AVX-512 paths (the warp sort, the wide tag search, the scattered-warp analysis, the .gmt
-/// lane unpacking) are compiled apart and chosen here. Every dispatch point asks
-/// cpu_has_avx512f(), so one switch turns them all off.
+/// few AVX-512 paths (the warp sort, the scattered-warp analysis, the .gmt lane unpacking) are
+/// compiled apart and chosen here. Every dispatch point asks cpu_has_avx512f(), so one switch turns
+/// them all off.
 ///
 /// GMS_PORTABLE: with the environment variable set to anything but "" or "0" (GMS_PORTABLE=1),
 /// the portable code paths run even where the CPU has AVX-512, so that one host can test both

@@ -19,9 +19,7 @@
 #endif
 
 #include "sim/core/error.h"
-#include "sim/host/cpu_features.h"
 #include "sim/host/state_arena.h"
-#include "sim/host/tag_search.h"
 #include "sim/model/replacement.h"
 
 namespace gms {
@@ -67,7 +65,6 @@ class SectorCache {
   std::int32_t find(std::uint32_t set, std::uint64_t key) const {
     const std::uint64_t* tags = key_.data() + std::size_t{set} * g_.ways;
     const std::uint32_t n = filled_[set];
-    if (wide_search_) return detail::find_tag_avx512(tags, n, key);
     std::uint32_t w = 0;
 #ifdef __SSE4_1__
     // Eight tags per test in SSE4.1 compares (x86-64-v2), one branch per block: a miss in a
@@ -169,9 +166,6 @@ class SectorCache {
   }
 
   CacheGeometry g_;
-  /// Sets of 32 ways or more are searched with AVX-512 where the CPU has it (an out-of-line
-  /// call: worth it only for wide sets).
-  bool wide_search_ = g_.ways >= 32 && cpu_has_avx512f();
   Policy policy_;
   StateVector<std::uint64_t> key_;  ///< per line: tag, kEmpty when free
   /// Per line: valid sectors, and for a write-back cache dirty sectors.

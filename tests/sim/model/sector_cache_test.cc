@@ -28,6 +28,24 @@ std::string run(const std::vector<std::uint64_t>& keys, Policy policy = {}) {
   return hits;
 }
 
+TEST(SectorCacheTest, FindsEveryFilledWayOfAWideSetAndNoOther) {
+  // The search compares eight tags per step (SSE4.1) and the rest one by one: every fill of a
+  // 64-way set (a multiple of eight or not), every position, and keys absent from it.
+  for (std::uint32_t filled = 0; filled <= 64; ++filled) {
+    SectorCache<LruPolicy> c(CacheGeometry{2, 64, 4});
+    Eviction ev;
+    for (std::uint32_t i = 0; i < filled; ++i) {
+      ASSERT_EQ(c.allocate(1, 1000 + 7 * i, ev), i);
+      c.allocate(0, 1000 + 7 * i + 1, ev);  // the other set holds neighbours of the keys
+    }
+    for (std::uint32_t i = 0; i < filled; ++i)
+      ASSERT_EQ(c.find(1, 1000 + 7 * i), static_cast<std::int32_t>(i)) << filled;
+    EXPECT_EQ(c.find(1, 1000 + 7 * filled), SectorCache<LruPolicy>::kMiss) << filled;
+    EXPECT_EQ(c.find(1, 1001), SectorCache<LruPolicy>::kMiss) << filled;
+    EXPECT_EQ(c.find(1, SectorCache<LruPolicy>::kEmpty - 1), SectorCache<LruPolicy>::kMiss);
+  }
+}
+
 TEST(SectorCacheTest, LruEvictsTheLeastRecentlyUsed) {
   // A B A C: C evicts B (A was used more recently), so A still hits and B misses.
   EXPECT_EQ(run<LruPolicy>({1, 2, 1, 3, 1, 2}), "MMHMHM");
