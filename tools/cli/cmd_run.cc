@@ -10,6 +10,7 @@
 #include "sim/report/report.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
+#include "tools/cli/study_common.h"
 #include "trace/import/formats.h"
 
 namespace gms::cli {
@@ -68,7 +69,7 @@ int cmd_run(const std::vector<std::string>& args) {
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "run",
-      "usage: gpumemsim run TRACE... [--config FILE] [--set KEY=VALUE]... "
+      "usage: gpumemsim run TRACE... [--config NAME|FILE] [--set KEY=VALUE]... "
       "[--mode cold|cached|both] [--engine fast|reference] [--kernel ID]... [--format "
       "table|csv|json|html] [-o FILE]\n"
       "Replays warp traces (wtrace text, .zst, .gmt, Accel-Sim kernelslist.g or .traceg[.xz],\n"
@@ -80,7 +81,8 @@ int cmd_run(const std::vector<std::string>& args) {
   const ReportFormat format = parse_report_format(vm["format"].as<std::string>());
 
   ConfigSources sources;
-  if (vm.count("config")) sources.files = vm["config"].as<std::vector<std::string>>();
+  if (vm.count("config"))
+    sources.files = resolve_config_args(vm["config"].as<std::vector<std::string>>());
   if (vm.count("set")) sources.overrides = vm["set"].as<std::vector<std::string>>();
 
   RunReport report;

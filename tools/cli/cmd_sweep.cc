@@ -35,7 +35,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "shard", po::value<std::string>()->default_value("0/1"),
       "run slice I of N (I/N, 0 <= I < N); join the pieces with 'gpumemsim merge'")(
       "preset-dir", po::value<std::vector<std::string>>()->composing(),
-      "folder holding NAME.ini presets (default: ./configs, then the one beside the program)")(
+      "folder holding NAME.ini presets (default: see gpumemsim presets)")(
       "format", po::value<std::string>()->default_value("csv"), "csv or html")(
       "no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)")(
       "resume", po::bool_switch(),

@@ -27,6 +27,7 @@ constexpr std::string_view kUsage =
     "  curves   miss-ratio curves (hit rate vs L1 or L2 capacity and ways) from one replay\n"
     "  compare  two configurations (or cold vs cached) side by side\n"
     "  validate compare simulated statistics with Nsight Compute counters\n"
+    "  presets  list the presets that --config NAME finds, and where they were found\n"
     "\n"
     "'gpumemsim <command> --help' describes each command's options.\n";
 
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
     if (command == "curves") return gms::cli::cmd_curves(args);
     if (command == "compare") return gms::cli::cmd_compare(args);
     if (command == "validate") return gms::cli::cmd_validate(args);
+    if (command == "presets") return gms::cli::cmd_presets(args);
     spdlog::error("unknown command '{}'", command);
     std::fputs(kUsage.data(), stderr);
     return 2;

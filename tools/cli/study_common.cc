@@ -5,24 +5,13 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
+
+#include "tools/study/presets.h"
 
 namespace gms::cli {
 
 std::vector<std::string> default_preset_dirs() {
-  namespace fs = std::filesystem;
-  std::vector<std::string> dirs{"configs"};
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path()) {
-      if (fs::is_directory(p / "configs", ec)) {
-        dirs.push_back((p / "configs").string());
-        break;
-      }
-    }
-  }
-  return dirs;
+  return preset_dirs(program_preset_dirs(current_program()));
 }
 
 std::vector<std::string> resolve_config_args(const std::vector<std::string>& args) {

@@ -11,8 +11,8 @@
 
 namespace gms::cli {
 
-/// Where `preset=NAME` and `--config NAME` look for NAME.ini: ./configs, then the configs/
-/// folder beside or above the executable (build/gpumemsim -> configs/).
+/// Where `preset=NAME` and `--config NAME` look for NAME.ini: gms::preset_dirs() of this
+/// program (tools/study/presets.h).
 std::vector<std::string> default_preset_dirs();
 
 /// `--config` values: an existing file as is, otherwise a preset name.

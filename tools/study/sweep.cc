@@ -308,20 +308,6 @@ std::vector<std::string> sweep_values(const SweepSpec& spec, std::size_t c) {
   return out;
 }
 
-std::string find_preset(const std::string& name, const std::vector<std::string>& dirs) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_regular_file(name, ec)) return name;
-  std::string looked;
-  for (const std::string& d : dirs) {
-    const fs::path p = fs::path(d) / (name + ".ini");
-    if (fs::is_regular_file(p, ec)) return p.string();
-    looked += (looked.empty() ? "" : ", ") + p.string();
-  }
-  fail("preset '{}': no such file{}{}", name, looked.empty() ? "" : " (looked for ",
-       looked.empty() ? "" : looked + ")");
-}
-
 SimConfig sweep_config(const SweepSpec& spec, std::size_t c) {
   const std::vector<std::string> values = sweep_values(spec, c);
   ConfigSources sources;

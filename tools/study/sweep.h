@@ -17,6 +17,7 @@
 #include "sim/config/config.h"
 #include "sim/core/error.h"
 #include "sim/replay/simulator.h"
+#include "tools/study/presets.h"  // find_preset (preset=NAME)
 
 namespace gms {
 
@@ -64,10 +65,6 @@ std::vector<std::string> sweep_values(const SweepSpec& spec, std::size_t c);
 /// Builds configuration `c`: built-in preset, base files, the preset value (if varied), base
 /// overrides, then the other varied keys. Throws SimError naming the key and value.
 SimConfig sweep_config(const SweepSpec& spec, std::size_t c);
-
-/// Finds a preset by name (NAME.ini in `dirs`, in order) or returns `name` itself when it is an
-/// existing file. Throws SimError listing where it looked.
-std::string find_preset(const std::string& name, const std::vector<std::string>& dirs);
 
 /// Counters a progress display reads while a sweep runs (updated once per batch of records and
 /// once per point, never per record).
