@@ -6,6 +6,7 @@ packages=(
   libboost-program-options-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
   libzstd-dev zstd nlohmann-json3-dev libbenchmark-dev python3
   liblzma-dev xz-utils clang-14 libclang-rt-14-dev
+  pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest help2man dpkg-dev file
 )
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi

@@ -1,0 +1,64 @@
+# Install rules (issue 23): `cmake --install build [--prefix P]` installs the program, the presets
+# (found by name from P/share/gpumemsim/presets, tools/study/presets.h), a man page generated from
+# --help, the static libraries with their headers and a CMake package
+# (find_package(gpumemsim) -> gpumemsim::gpumemsim), and the Python module (python/). CPack
+# turns the same install into a .deb (.ci/deb.sh).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(GMS_PRESET_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/gpumemsim/presets)
+# The program finds the presets relative to itself (bin/../share/...), so an installed tree may
+# be moved (an extracted .deb, a relocated prefix).
+set_source_files_properties(${CMAKE_SOURCE_DIR}/tools/study/presets.cc PROPERTIES
+  COMPILE_DEFINITIONS "GMS_PRESET_INSTALL_DIR=\"${GMS_PRESET_INSTALL_DIR}\"")
+
+install(TARGETS gpumemsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs/ DESTINATION ${GMS_PRESET_INSTALL_DIR}
+        FILES_MATCHING PATTERN "*.ini")
+install(FILES ${CMAKE_SOURCE_DIR}/tests/data/example_stream.wtrace
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/gpumemsim/examples)
+
+# Man page: help2man over `gpumemsim --help`, with every command's --help as a COMMANDS section.
+find_program(GMS_HELP2MAN help2man)
+if(GMS_HELP2MAN)
+  set(man ${CMAKE_BINARY_DIR}/man/gpumemsim.1)
+  set(commands run gen convert info sweep merge compare validate presets)
+  add_custom_command(
+    OUTPUT ${man}
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:gpumemsim> "-DCOMMANDS=${commands}"
+            -DOUT=${CMAKE_BINARY_DIR}/man/commands.h2m -P ${CMAKE_SOURCE_DIR}/cmake/man_commands.cmake
+    COMMAND ${GMS_HELP2MAN} --no-info --version-string=${PROJECT_VERSION}
+            "--name=trace-driven GPU memory subsystem simulator"
+            --include=${CMAKE_BINARY_DIR}/man/commands.h2m --output=${man} $<TARGET_FILE:gpumemsim>
+    DEPENDS gpumemsim ${CMAKE_SOURCE_DIR}/cmake/man_commands.cmake
+    COMMENT "Generating the man page gpumemsim.1 from --help"
+    VERBATIM)
+  add_custom_target(gpumemsim_man ALL DEPENDS ${man})
+  install(FILES ${man} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+else()
+  message(WARNING "help2man not found (Debian: help2man): no man page is installed")
+endif()
+
+# The C++ library: every layer (static), the headers at their source paths under
+# include/gpumemsim, and gpumemsim::gpumemsim linking them all (the tests' `gms`).
+set(GMS_LAYERS gms_core gms_host gms_config gms_model gms_trace_io gms_trace_native
+               gms_trace_import gms_replay gms_report gms_study gms_gen)
+set_target_properties(gms PROPERTIES EXPORT_NAME gpumemsim)
+install(TARGETS ${GMS_LAYERS} gms EXPORT gpumemsimTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+foreach(dir sim trace tools/study tools/gen)
+  install(DIRECTORY ${CMAKE_SOURCE_DIR}/${dir}/ DESTINATION include/gpumemsim/${dir}
+          FILES_MATCHING PATTERN "*.h")
+endforeach()
+install(FILES ${CMAKE_BINARY_DIR}/generated/sim/config/default_config.h
+        DESTINATION include/gpumemsim/sim/config)
+set(GMS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gpumemsim)
+install(EXPORT gpumemsimTargets NAMESPACE gpumemsim:: DESTINATION ${GMS_CMAKE_DIR})
+configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/gpumemsimConfig.cmake.in
+                              ${CMAKE_BINARY_DIR}/gpumemsimConfig.cmake
+                              INSTALL_DESTINATION ${GMS_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/gpumemsimConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/gpumemsimConfig.cmake
+              ${CMAKE_BINARY_DIR}/gpumemsimConfigVersion.cmake DESTINATION ${GMS_CMAKE_DIR})
+

@@ -1,0 +1,173 @@
+"""gpumemsim from Python: replay traces, build them from numpy arrays, sweep configurations.
+
+    import gpumemsim, numpy as np
+    b = gpumemsim.TraceBuilder()
+    b.kernel(id=0, name="copy", grid=1, block=32)
+    b.add(inst=0, op="LDG", size=4, cta=0, warp=0, mask=0xFFFFFFFF,
+          addrs=0x1000 + 4 * np.arange(32, dtype=np.uint64))
+    r = gpumemsim.run(b, config="volta-v100")
+    r.kernels[0]["totals"]["global_load"]["sectors"]      # the JSON report's kernels list
+    r.to_pandas("instruction")                            # the CSV report as a DataFrame
+
+Results are the program's own reports (`gpumemsim run --format json` and `--format csv`), so
+every key and value is the same as there. Errors raise gpumemsim.Error with the message the
+program prints. Replays release the GIL: runs in several Python threads proceed in parallel.
+"""
+
+import io
+import json
+import os
+
+import numpy as np
+
+from . import _gpumemsim, _paths
+
+Error = _gpumemsim.Error
+
+__all__ = ["Error", "Result", "TraceBuilder", "presets", "run", "sweep"]
+
+
+def _strings(value, what):
+    """None, one string (or path) or a list of them, as a list of str."""
+    if value is None:
+        return []
+    if isinstance(value, (str, os.PathLike)):
+        return [os.fspath(value)]
+    try:
+        return [os.fspath(v) if isinstance(v, os.PathLike) else str(v) for v in value]
+    except TypeError:
+        raise TypeError(f"{what}: expected a string or a list of strings, got {value!r}") from None
+
+
+def _sets(value):
+    """--set overrides: a dict {"section.key": value} or "section.key=value" strings."""
+    if isinstance(value, dict):
+        return [f"{k}={_cell(v)}" for k, v in value.items()]
+    return _strings(value, "set")
+
+
+def _cell(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return ",".join(str(x) for x in v)
+    return str(v)
+
+
+def _dirs():
+    return _gpumemsim.preset_dirs(_paths.PRESET_DIRS)
+
+
+def presets():
+    """The presets `config=NAME` finds: a list of dicts (name, gpu, sources, assumptions, file),
+    searched as the program searches (GPUMEMSIM_PRESETS replaces the folders)."""
+    return _gpumemsim.presets(_dirs())
+
+
+class Result:
+    """One run: `.kernels` is the JSON report's kernels list; `.config` its configuration."""
+
+    def __init__(self, native):
+        self._native = native
+        report = json.loads(native.print("json"))
+        self.kernels = report["kernels"]
+        self.config = report["config"]
+        self.traces = report["traces"]
+
+    def report(self, format="table"):
+        """The report as the program prints it: table, csv, json or html."""
+        return self._native.print(format)
+
+    def to_pandas(self, level="kernel"):
+        """A DataFrame: level="instruction" is the CSV report (one row per kernel and
+        instruction, every statistic a column); level="kernel" is one row per kernel, the JSON
+        kernel's fields flattened with dots (totals.global_load.sectors, totals.time.bound)."""
+        import pandas as pd
+
+        if level == "instruction":
+            return pd.read_csv(io.StringIO(self._native.print("csv")), comment="#")
+        if level == "kernel":
+            rows = [{k: v for k, v in kern.items() if k != "instructions"}
+                    for kern in self.kernels]
+            return pd.json_normalize(rows, sep=".")
+        raise ValueError(f"to_pandas: level must be 'kernel' or 'instruction', not {level!r}")
+
+
+class TraceBuilder:
+    """A trace built in memory: kernel() starts a kernel, add() and add_many() append its
+    records (checked as the wtrace reader checks them), save() writes .wtrace, .wtrace.zst or
+    .gmt, and run() replays it directly."""
+
+    def __init__(self):
+        self._native = _gpumemsim.TraceBuilder()
+
+    def kernel(self, id, name, grid, block, shmem=0, **params):
+        def dim(v):
+            v = (v,) if np.isscalar(v) else tuple(v)
+            return ",".join(str(int(x)) for x in v + (1,) * (3 - len(v)))
+
+        fields = [f"id={int(id)}", f"name={name}", f"grid={dim(grid)}", f"block={dim(block)}",
+                  f"shmem={int(shmem)}"] + [f"{k}={_cell(v)}" for k, v in params.items()]
+        self._native.kernel(" ".join(fields))
+        return self
+
+    def add(self, inst, op, size, cta, warp, mask, addrs, sm=None):
+        """One record: addrs holds the active lanes' addresses (popcount(mask) of them) or one
+        per lane (32); sm=None when unknown."""
+        self._native.add(int(inst), str(op), int(size), int(cta), int(warp), int(mask),
+                         np.asarray(addrs, dtype=np.uint64),
+                         _gpumemsim.unknown_sm if sm is None else int(sm))
+        return self
+
+    def add_many(self, inst, op, size, cta, warp, mask, addrs, sm=None):
+        """n records at once: addrs is an (n, 32) array (inactive lanes ignored); every other
+        argument is a length-n array or one value for all."""
+        addrs = np.ascontiguousarray(addrs, dtype=np.uint64)
+        if addrs.ndim != 2:
+            raise ValueError(f"add_many: addrs must have shape (n, 32), not {addrs.shape}")
+        n = addrs.shape[0]
+
+        def column(v, dtype=np.uint32):
+            return np.ascontiguousarray(np.broadcast_to(np.asarray(v), (n,)), dtype=dtype)
+
+        ops = [str(op)] * n if isinstance(op, str) else [str(o) for o in op]
+        sms = column(_gpumemsim.unknown_sm if sm is None else sm)
+        self._native.add_many(column(inst), ops, column(size), column(cta), column(warp),
+                              column(mask), addrs, sms)
+        return self
+
+    def save(self, path):
+        self._native.save(os.fspath(path))
+
+    @property
+    def records(self):
+        return self._native.records
+
+
+def run(traces, config=None, set=None, mode="cold", kernels=None, threads=None):
+    """Replays `traces` (a path, a list of paths, or a TraceBuilder) as `gpumemsim run` does.
+    config: preset names or .ini files applied in order over the built-in hopper-h200; set: a
+    dict {"section.key": value} or "section.key=value" strings; mode: cold, cached or both;
+    kernels: replay only these ids; threads: 1 replays on the calling thread only, 2 (the
+    default) reads the trace ahead on a second thread."""
+    builder = traces._native if isinstance(traces, TraceBuilder) else None
+    paths = [] if builder is not None else _strings(traces, "traces")
+    ids = [int(k) for k in ([] if kernels is None else np.atleast_1d(kernels))]
+    return Result(_gpumemsim.run(paths, builder, _strings(config, "config"), _sets(set), _dirs(),
+                                 mode, ids, threads))
+
+
+def sweep(traces, vary=None, config=None, set=None, mode="cold", per_instruction=False, jobs=0):
+    """`gpumemsim sweep` as a DataFrame: every trace under the cross product of `vary`
+    ({"key": [values]}, or "key=v1,v2" strings; "preset" varies presets), a row per trace x
+    configuration x kernel (x instruction), the varied values in cfg.KEY columns."""
+    import pandas as pd
+
+    if isinstance(vary, dict):
+        axes = [f"{k}=" + (";" if any("," in _cell(v) for v in vals) else ",").join(
+            _cell(v) for v in vals) for k, vals in vary.items()]
+    else:
+        axes = _strings(vary, "vary")
+    csv = _gpumemsim.sweep(_strings(traces, "traces"), axes, _strings(config, "config"),
+                           _sets(set), _dirs(), mode, bool(per_instruction), int(jobs))
+    return pd.read_csv(io.StringIO(csv), comment="#")

@@ -1,0 +1,50 @@
+#pragma once
+/// The Python module's trace builder (python/module.cc binds it): kernels and records held in
+/// memory, checked as the wtrace reader checks them, replayed through a TraceReader over the
+/// same records, or saved in any of our formats through trace::open_trace_writer.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/records.h"
+#include "trace/io/reader.h"
+
+namespace gms::python {
+
+class TraceBuilder {
+ public:
+  /// Starts a kernel: `line` is a `#kernel` line's key=value text (id=... name=... ...), parsed
+  /// by the wtrace reader's own parser. A duplicate id is an error.
+  void kernel(const std::string& line);
+
+  /// One record; `addrs` holds the active lanes' addresses in lane order (popcount(mask) of
+  /// them, as in a wtrace line) or one per lane (32, inactive lanes ignored). Throws SimError
+  /// naming the record (kernel id and index) on a bad op, size, mask or address count, or when
+  /// no kernel was started.
+  void add(std::uint32_t inst, const std::string& op, unsigned size, std::uint32_t cta,
+           std::uint32_t warp, std::uint32_t mask, std::span<const Addr> addrs, std::uint32_t sm);
+
+  std::size_t kernels() const { return kernels_.size(); }
+  std::size_t records() const;
+
+  /// Writes the trace: the format from the extension (.wtrace, .wtrace.zst, .gmt), to a
+  /// temporary name renamed at the end, so an error leaves no partial file.
+  void save(const std::string& path) const;
+
+  /// A reader over a copy-free view of the records (the builder must outlive it).
+  std::unique_ptr<trace::TraceReader> reader() const;
+
+  struct Kernel {
+    KernelInfo info;
+    std::vector<WarpInstr> records;
+  };
+
+ private:
+  std::vector<Kernel> kernels_;
+};
+
+}  // namespace gms::python
