@@ -4,7 +4,9 @@
 #include "sim/core/error.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
+#include "tools/cli/study_common.h"
 #include "trace/import/formats.h"
+#include "trace/io/input_progress.h"
 
 namespace gms::cli {
 
@@ -26,7 +28,8 @@ void copy_trace(trace::TraceReader& in, trace::TraceWriter& out) {
 int cmd_convert(const std::vector<std::string>& args) {
   po::options_description visible("options");
   visible.add_options()("trace-format", po::value<std::string>()->default_value("auto"),
-                        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit");
+                        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit")(
+      "no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)");
   po::options_description hidden;
   hidden.add_options()("in", po::value<std::string>()->required(), "input trace")(
       "out", po::value<std::string>()->required(), "output trace");
@@ -43,6 +46,7 @@ int cmd_convert(const std::vector<std::string>& args) {
     return 0;
   const std::string in_path = vm["in"].as<std::string>();
   const std::string out_path = vm["out"].as<std::string>();
+  const ProgressBar bar(trace::input_bytes_total({in_path}), !vm["no-progress"].as<bool>());
   auto reader = trace::open_trace_reader(
       in_path, trace::parse_trace_format(vm["trace-format"].as<std::string>()));
 

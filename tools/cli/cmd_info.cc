@@ -15,9 +15,11 @@
 #include "sim/report/report_stats.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
+#include "tools/cli/study_common.h"
 #include "trace/import/accelsim_reader.h"
 #include "trace/import/formats.h"
 #include "trace/import/nvbit_reader.h"
+#include "trace/io/input_progress.h"
 
 namespace gms::cli {
 
@@ -111,7 +113,8 @@ std::string import_summary(const trace::ImportCounts& c, const std::vector<std::
 int cmd_info(const std::vector<std::string>& args) {
   po::options_description visible("options");
   visible.add_options()("trace-format", po::value<std::string>()->default_value("auto"),
-                        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit");
+                        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit")(
+      "no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)");
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "info",
@@ -128,65 +131,69 @@ int cmd_info(const std::vector<std::string>& args) {
 
   std::string text;
   std::vector<WarpInstr> batch(4096);
-  for (const std::string& path : traces) {
-    auto reader = trace::open_trace_reader(path, format);
-    const auto* accelsim = dynamic_cast<const trace::AccelSimReader*>(reader.get());
-    const auto* nvbit = dynamic_cast<const trace::NvbitReader*>(reader.get());
-    text += fmt::format("{}\n", path);
-    KernelInfo k;
-    while (reader->next_kernel(k)) {
-      std::array<std::uint64_t, kOpCount> per_op{};
-      std::uint64_t records = 0, threads = 0, with_sm = 0;
-      DistinctCount warps, lines;
-      AddrRange global, shared;
-      while (const std::size_t n = reader->read(batch)) {
-        for (std::size_t i = 0; i < n; ++i) {
-          const WarpInstr& w = batch[i];
-          ++per_op[static_cast<int>(w.op)];
-          threads += static_cast<std::uint64_t>(std::popcount(w.mask));
-          with_sm += w.sm != kUnknownSm;
-          warps.add((std::uint64_t{w.cta} << 32) | w.warp);
-          for (LaneMask m = w.mask; m != 0; m &= m - 1) {
-            const std::uint64_t a = w.addr[std::countr_zero(m)];
-            const std::uint64_t last = a + (w.size - 1u) < a ? ~std::uint64_t{0} : a + w.size - 1u;
-            if (is_shared(w.op)) {
-              shared.add(a, last);
-              continue;
+  {  // the bar is cleared before the text is written
+    const ProgressBar bar(trace::input_bytes_total(traces), !vm["no-progress"].as<bool>());
+    for (const std::string& path : traces) {
+      auto reader = trace::open_trace_reader(path, format);
+      const auto* accelsim = dynamic_cast<const trace::AccelSimReader*>(reader.get());
+      const auto* nvbit = dynamic_cast<const trace::NvbitReader*>(reader.get());
+      text += fmt::format("{}\n", path);
+      KernelInfo k;
+      while (reader->next_kernel(k)) {
+        std::array<std::uint64_t, kOpCount> per_op{};
+        std::uint64_t records = 0, threads = 0, with_sm = 0;
+        DistinctCount warps, lines;
+        AddrRange global, shared;
+        while (const std::size_t n = reader->read(batch)) {
+          for (std::size_t i = 0; i < n; ++i) {
+            const WarpInstr& w = batch[i];
+            ++per_op[static_cast<int>(w.op)];
+            threads += static_cast<std::uint64_t>(std::popcount(w.mask));
+            with_sm += w.sm != kUnknownSm;
+            warps.add((std::uint64_t{w.cta} << 32) | w.warp);
+            for (LaneMask m = w.mask; m != 0; m &= m - 1) {
+              const std::uint64_t a = w.addr[std::countr_zero(m)];
+              const std::uint64_t last =
+                  a + (w.size - 1u) < a ? ~std::uint64_t{0} : a + w.size - 1u;
+              if (is_shared(w.op)) {
+                shared.add(a, last);
+                continue;
+              }
+              global.add(a, last);
+              lines.add(a >> 7);
+              if ((last >> 7) != (a >> 7)) lines.add(last >> 7);
             }
-            global.add(a, last);
-            lines.add(a >> 7);
-            if ((last >> 7) != (a >> 7)) lines.add(last >> 7);
           }
+          records += n;
         }
-        records += n;
+        // After the records: a raw Accel-Sim file or an NVBit variant shows in its first lines.
+        const std::string format_line = accelsim ? accelsim->layout_description()
+                                        : nvbit  ? nvbit->format_description()
+                                                 : std::string();
+        text += fmt::format("  kernel {} {}: grid {},{},{} block {},{},{} shmem {} B\n", k.id,
+                            k.name.empty() ? "-" : k.name, k.grid.x, k.grid.y, k.grid.z, k.block.x,
+                            k.block.y, k.block.z, k.shmem_bytes);
+        text += fmt::format("    {} warp instructions, {} active threads, SM ids {}\n", records,
+                            threads,
+                            with_sm == records ? "known"
+                            : with_sm == 0     ? "unknown"
+                                               : "partial");
+        const char* approx = lines.exact() ? "" : "~";
+        text += fmt::format(
+            "    {}{} warps, footprint {}{} lines of 128 B ({}{} B), global/local "
+            "bytes {}, shared offsets {}\n",
+            warps.exact() ? "" : "~", warps.value(), approx, lines.value(), approx,
+            lines.value() * 128, global.str(), shared.str());
+        for (int op = 0; op < kOpCount; ++op)
+          if (per_op[op] != 0)
+            text += fmt::format("    {:<6}{:>14}\n", op_name(static_cast<Op>(op)), per_op[op]);
+        if (!format_line.empty()) text += fmt::format("    format: {}\n", format_line);
+        for (const auto& [field, value] : detail::ignored_header_values(k))
+          text += fmt::format("    header value ignored: {}={}\n", field, value);
       }
-      // After the records: a raw Accel-Sim file or an NVBit variant shows in its first lines.
-      const std::string format_line = accelsim ? accelsim->layout_description()
-                                      : nvbit  ? nvbit->format_description()
-                                               : std::string();
-      text += fmt::format("  kernel {} {}: grid {},{},{} block {},{},{} shmem {} B\n", k.id,
-                          k.name.empty() ? "-" : k.name, k.grid.x, k.grid.y, k.grid.z, k.block.x,
-                          k.block.y, k.block.z, k.shmem_bytes);
-      text +=
-          fmt::format("    {} warp instructions, {} active threads, SM ids {}\n", records, threads,
-                      with_sm == records ? "known"
-                      : with_sm == 0     ? "unknown"
-                                         : "partial");
-      const char* approx = lines.exact() ? "" : "~";
-      text += fmt::format(
-          "    {}{} warps, footprint {}{} lines of 128 B ({}{} B), global/local "
-          "bytes {}, shared offsets {}\n",
-          warps.exact() ? "" : "~", warps.value(), approx, lines.value(), approx,
-          lines.value() * 128, global.str(), shared.str());
-      for (int op = 0; op < kOpCount; ++op)
-        if (per_op[op] != 0)
-          text += fmt::format("    {:<6}{:>14}\n", op_name(static_cast<Op>(op)), per_op[op]);
-      if (!format_line.empty()) text += fmt::format("    format: {}\n", format_line);
-      for (const auto& [field, value] : detail::ignored_header_values(k))
-        text += fmt::format("    header value ignored: {}={}\n", field, value);
+      if (accelsim) text += import_summary(accelsim->counts(), accelsim->warnings(), true);
+      if (nvbit) text += import_summary(nvbit->counts(), nvbit->warnings(), false);
     }
-    if (accelsim) text += import_summary(accelsim->counts(), accelsim->warnings(), true);
-    if (nvbit) text += import_summary(nvbit->counts(), nvbit->warnings(), false);
   }
   write_output("-", text);
   return 0;

@@ -12,6 +12,7 @@
 #include "tools/cli/options.h"
 #include "tools/cli/study_common.h"
 #include "trace/import/formats.h"
+#include "trace/io/input_progress.h"
 
 namespace gms::cli {
 
@@ -64,7 +65,8 @@ int cmd_run(const std::vector<std::string>& args) {
       ("format", po::value<std::string>()->default_value("table"), "table, csv, json or html")
       ("output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout")
       ("trace-format", po::value<std::string>()->default_value("auto"),
-       "input format: auto (from the content), wtrace, gmt, accelsim, nvbit");
+       "input format: auto (from the content), wtrace, gmt, accelsim, nvbit")
+      ("no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)");
   // clang-format on
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
@@ -96,11 +98,14 @@ int cmd_run(const std::vector<std::string>& args) {
 
   const trace::TraceFormat trace_format =
       trace::parse_trace_format(vm["trace-format"].as<std::string>());
-  if (trace_format == trace::TraceFormat::Auto) {
-    report.kernels = simulate(report.traces, report.config, opts);
-  } else {
-    auto chain = trace::open_trace_chain(report.traces, trace_format);
-    report.kernels = simulate(*chain, report.config, opts);
+  {
+    const ProgressBar bar(trace::input_bytes_total(traces), !vm["no-progress"].as<bool>());
+    if (trace_format == trace::TraceFormat::Auto) {
+      report.kernels = simulate(report.traces, report.config, opts);
+    } else {
+      auto chain = trace::open_trace_chain(report.traces, trace_format);
+      report.kernels = simulate(*chain, report.config, opts);
+    }
   }
   for (std::uint32_t id : opts.kernel_ids) {
     if (std::none_of(report.kernels.begin(), report.kernels.end(),

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "trace/io/atomic_file.h"
+#include "trace/io/input_progress.h"
 
 namespace gms::trace {
 
@@ -61,6 +62,7 @@ InputStream::~InputStream() {
 bool InputStream::fill_input() {
   if (eof_) return false;
   std::size_t n = std::fread(in_.data(), 1, in_.size(), file_);
+  input_bytes_read().fetch_add(n, std::memory_order_relaxed);
   in_pos_ = 0;
   in_end_ = n;
   if (n == 0) {
@@ -80,6 +82,7 @@ std::size_t InputStream::read_raw(void* dst, std::size_t n) {
       // A large read with an empty chunk: straight into the caller's buffer, no extra copy.
       std::size_t want = n - got;
       std::size_t k = std::fread(out + got, 1, want, file_);
+      input_bytes_read().fetch_add(k, std::memory_order_relaxed);
       if (k < want) {
         if (std::ferror(file_))
           throw StreamError(name_, fmt::format("read error: {}", std::strerror(errno)));
