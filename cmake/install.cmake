@@ -62,3 +62,20 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/gpumemsimConfigVersion.cmak
 install(FILES ${CMAKE_BINARY_DIR}/gpumemsimConfig.cmake
               ${CMAKE_BINARY_DIR}/gpumemsimConfigVersion.cmake DESTINATION ${GMS_CMAKE_DIR})
 
+# The .deb of this install (`cpack --config build/CPackConfig.cmake`, .ci/deb.sh): /usr prefix,
+# library dependencies from dpkg-shlibdeps, the Python module for Debian's python3.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME gpumemsim)
+set(CPACK_PACKAGE_VENDOR "gpumemsim")
+set(CPACK_PACKAGE_CONTACT "gpumemsim developers <gpumemsim@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "trace-driven GPU memory subsystem simulator (coalescing, bank conflicts, L1/L2/DRAM)")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The module's Python side, and what the installed headers and CMake package build against.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3, python3-numpy")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
+    "python3-pandas, libboost-program-options-dev, libfmt-dev, libspdlog-dev, nlohmann-json3-dev, libzstd-dev, liblzma-dev, pkg-config")
+include(CPack)
