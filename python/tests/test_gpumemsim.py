@@ -205,3 +205,16 @@ def test_example_script_runs():
     assert r.returncode == 0, r.stderr
     assert "kepler-k40-ca" in r.stdout and "volta-v100" in r.stdout
 
+
+def test_readme_python_example_prints_what_the_readme_shows(tmp_path):
+    """README.md "Python": its python block, run from a folder holding tests/ (the bundled
+    traces), prints exactly the text block that follows it."""
+    readme = open(os.path.join(SRC, "README.md")).read()
+    section = readme[readme.index("\n## Python\n"):]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    shown = section.split("```text\n", 1)[1].split("```", 1)[0]
+    os.symlink(os.path.join(SRC, "tests"), tmp_path / "tests")
+    r = subprocess.run([os.sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=tmp_path, env=os.environ)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == shown

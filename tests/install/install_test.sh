@@ -32,6 +32,15 @@ cmp -s installed.json built.json || fail "installed run differs from the build t
 env -u GPUMEMSIM_PRESETS "$prefix/bin/gpumemsim" presets | grep -q "^  $prefix/share/gpumemsim/presets\$" \
   || fail "presets does not search the prefix's data folder"
 grep -q '^\.SS sweep' "$prefix/share/man/man1/gpumemsim.1" || fail "man page lacks the commands"
+# README "Install" shows this listing for the prefix /opt/gpumemsim.
+env -u GPUMEMSIM_PRESETS "$prefix/bin/gpumemsim" presets | sed "s|$prefix|/opt/gpumemsim|" > presets.txt
+"$python" - "$src/README.md" presets.txt <<'PY' || fail "README's presets listing is not the program's"
+import sys
+readme = open(sys.argv[1]).read()
+section = readme[readme.index("\n## Install\n"):readme.index("\n## Python\n")]
+shown = section.split("```text\n", 1)[1].split("```", 1)[0]
+sys.exit(0 if shown == open(sys.argv[2]).read() else "README shows another listing")
+PY
 
 # A CMake project outside the tree, linking the installed library.
 cmake -S "$src/tests/install/consumer" -B "$tmp/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
