@@ -14,7 +14,9 @@ trap 'rm -rf "$tmp"' EXIT
   || { cat "$tmp/cpack.log"; exit 1; }
 deb=$(ls "$tmp"/out/gpumemsim_*.deb)
 dpkg-deb --field "$deb" Package Version Depends
-dpkg --dry-run -i "$deb" > /dev/null  # the dependencies are met on this machine
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi  # as tools/install-deps.sh
+$sudo dpkg --dry-run -i "$deb" > /dev/null  # the dependencies are met on this machine
 root=$tmp/root
 dpkg-deb -x "$deb" "$root"
 mkdir "$tmp/elsewhere"
