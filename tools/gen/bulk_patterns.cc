@@ -13,25 +13,6 @@ constexpr std::uint64_t kStreamFootprint = std::uint64_t{256} << 20;
 constexpr std::uint64_t kRandomFootprint = std::uint64_t{1} << 30;
 constexpr std::uint64_t kSector = 32;
 
-/// splitmix64: a tiny generator whose sequence is the same on every platform and library.
-class SplitMix64 {
- public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, bound) by the multiply-high method (no division).
-  std::uint64_t below(std::uint64_t bound) {
-    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * bound) >> 64);
-  }
-
- private:
-  std::uint64_t state_;
-};
-
 /// The sectors of one warp: a 64-slot open-addressing set, cleared per record.
 constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
 using SectorSet = std::array<std::uint64_t, 2 * kWarpSize>;

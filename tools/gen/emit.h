@@ -32,6 +32,25 @@ class RecordBatch {
   std::size_t size_ = 0;
 };
 
+/// splitmix64: a tiny generator whose sequence is the same on every platform and library.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, bound) by the multiply-high method (no division).
+  std::uint64_t below(std::uint64_t bound) {
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * bound) >> 64);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
 /// Sets `r.strided`/`r.stride` from the addresses of its active lanes: strided when they are
 /// BASE + lane * STRIDE with BASE >= 0 (one active lane: STRIDE 0), the list form otherwise.
 /// Inactive lanes must hold 0. This is the one rule the generator and tests/data files follow.

@@ -38,6 +38,10 @@ GMS_GEN_PATTERN(stream);
 GMS_GEN_PATTERN(stream_lists);
 GMS_GEN_PATTERN(random);
 
+// microbench_patterns.cc: published microbenchmarks' address patterns (tests/fidelity).
+GMS_GEN_PATTERN(pointer_chase);
+GMS_GEN_PATTERN(stream_occupancy);
+
 #undef GMS_GEN_PATTERN
 
 /// Checks the op against the address space of the pattern (global or shared).

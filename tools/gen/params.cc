@@ -17,20 +17,28 @@ constexpr std::array kSpecs{
     ParamSpec{kParamBase, "base", "base byte address of the data (default 0)"},
     ParamSpec{kParamOffset, "offset", "bytes added to every address, e.g. 8 (default 0)"},
     ParamSpec{kParamElem, "elem", "bytes per lane access: 1, 2, 4, 8, 16 (default 4)"},
-    ParamSpec{kParamStride, "stride", "lane-to-lane distance in elements (default 1)"},
+    ParamSpec{kParamStride, "stride",
+              "lane-to-lane distance in elements; pointer_chase: element spacing (default 1)"},
     ParamSpec{kParamMask, "mask", "active lanes as a 32-bit mask (default 0xffffffff)"},
     ParamSpec{kParamLane, "lane", "the single active lane of one_lane (default 0)"},
     ParamSpec{kParamOp, "op", "memory operation, e.g. LDG, STG, LDS, STS (default per pattern)"},
     ParamSpec{kParamN, "n",
               "matrix size N or row length (default: matrix_* 1024, smem_tile_column 32, "
-              "matmul_* 64, vector_add 1M)"},
+              "matmul_* 64, vector_add 1M); pointer_chase: measured loads (default one lap)"},
     ParamSpec{kParamTile, "tile", "tile width T; CTAs are T x T threads (default 16)"},
     ParamSpec{kParamStructBytes, "struct-bytes", "bytes per struct of an AoS (default 12)"},
     ParamSpec{kParamField, "field", "struct field read by aos_field, in elements (default 0)"},
     ParamSpec{kParamRecords, "records", "warp instructions of stream/random (default 1M)"},
     ParamSpec{kParamFootprint, "footprint",
-              "bytes per array of stream (default 256M) or of random (default 1G)"},
+              "bytes per array of stream (default 256M), random (1G), pointer_chase (1M) or "
+              "stream_occupancy (128M)"},
     ParamSpec{kParamSeed, "seed", "random seed (default 1)"},
+    ParamSpec{kParamKind, "kind",
+              "stream_occupancy kernel: read, write, copy, triad (default read)"},
+    ParamSpec{kParamShmem, "shmem",
+              "shared memory per CTA in bytes, on the #kernel line (default 0)"},
+    ParamSpec{kParamCarveout, "carveout",
+              "carve-out in KiB written as the #kernel line's carveout_kb (default: none)"},
 };
 
 template <class T>
@@ -80,6 +88,19 @@ void set_param(GenParams& p, Param bit, const std::string& value) {
   if (bit == kParamOp) {
     p.op = parse_op(value);
     if (!p.op) fail("--op: unknown operation '{}' (LDG STG LDS STS LDL STL ATOMG RED)", value);
+    return;
+  }
+  if (bit == kParamKind) {
+    if (value == "read")
+      p.kind = StreamKind::Read;
+    else if (value == "write")
+      p.kind = StreamKind::Write;
+    else if (value == "copy")
+      p.kind = StreamKind::Copy;
+    else if (value == "triad")
+      p.kind = StreamKind::Triad;
+    else
+      fail("--kind: unknown kernel '{}' (read, write, copy, triad)", value);
     return;
   }
   const std::uint64_t v = parse_u64(value, name);
@@ -132,7 +153,14 @@ void set_param(GenParams& p, Param bit, const std::string& value) {
     case kParamSeed:
       p.seed = v;
       break;
+    case kParamShmem:
+      p.shmem = v;
+      break;
+    case kParamCarveout:
+      p.carveout_kb = narrow<std::uint32_t>(v, name);
+      break;
     case kParamOp:
+    case kParamKind:
       break;
   }
 }

@@ -31,28 +31,37 @@ enum Param : std::uint32_t {
   kParamRecords = 1u << 14,
   kParamFootprint = 1u << 15,
   kParamSeed = 1u << 16,
+  kParamKind = 1u << 17,
+  kParamShmem = 1u << 18,
+  kParamCarveout = 1u << 19,
 };
+
+/// The kernels of `stream_occupancy` (gpu-stream's init, read, scale and triad).
+enum class StreamKind : std::uint8_t { Read, Write, Copy, Triad };
 
 /// Every knob of every pattern, with the defaults of EXAMPLES.md (one warp of 32 lanes, 4-byte
 /// elements, base 0, all lanes active). A pattern reads only the fields of its parameter mask.
 struct GenParams {
-  std::uint32_t kernel_id = 1;      ///< `id` of the emitted `#kernel` line
-  std::uint64_t warps = 1;          ///< warps of a lane-address pattern (one record each)
-  std::uint32_t block = 0;          ///< threads per CTA (multiple of 32); 0 = up to 8 warps
-  Addr base = 0;                    ///< first byte of the data (shared: offset in the window)
-  std::uint64_t offset_bytes = 0;   ///< added to every address (misalignment)
-  std::uint32_t elem_bytes = 4;     ///< bytes per lane access: 1, 2, 4, 8 or 16
-  std::uint64_t stride_elems = 1;   ///< distance between neighbouring lanes, in elements
-  LaneMask mask = 0xffffffffu;      ///< active lanes
-  std::uint32_t lane = 0;           ///< the active lane of `one_lane`
-  std::optional<Op> op;             ///< memory operation; unset = the pattern's own
-  std::uint64_t n = 0;              ///< matrix dimension or row length; 0 = pattern default
-  std::uint32_t tile = 16;          ///< tile width T of the matrix products (block T x T)
-  std::uint32_t struct_bytes = 12;  ///< size of one struct of an array of structs
-  std::uint32_t field = 0;          ///< field index (in elements) read by `aos_field`
-  std::uint64_t records = 1000000;  ///< warp instructions of the bulk patterns
-  std::uint64_t footprint = 0;      ///< bytes touched by the bulk patterns; 0 = default
-  std::uint64_t seed = 1;           ///< seed of `random` (fixed, so traces are reproducible)
+  std::uint32_t kernel_id = 1;         ///< `id` of the emitted `#kernel` line
+  std::uint64_t warps = 1;             ///< warps of a lane-address pattern (one record each)
+  std::uint32_t block = 0;             ///< threads per CTA (multiple of 32); 0 = up to 8 warps
+  Addr base = 0;                       ///< first byte of the data (shared: offset in the window)
+  std::uint64_t offset_bytes = 0;      ///< added to every address (misalignment)
+  std::uint32_t elem_bytes = 4;        ///< bytes per lane access: 1, 2, 4, 8 or 16
+  std::uint64_t stride_elems = 1;      ///< distance between neighbouring lanes, in elements
+  LaneMask mask = 0xffffffffu;         ///< active lanes
+  std::uint32_t lane = 0;              ///< the active lane of `one_lane`
+  std::optional<Op> op;                ///< memory operation; unset = the pattern's own
+  std::uint64_t n = 0;                 ///< matrix dimension or row length; 0 = pattern default
+  std::uint32_t tile = 16;             ///< tile width T of the matrix products (block T x T)
+  std::uint32_t struct_bytes = 12;     ///< size of one struct of an array of structs
+  std::uint32_t field = 0;             ///< field index (in elements) read by `aos_field`
+  std::uint64_t records = 1000000;     ///< warp instructions of the bulk patterns
+  std::uint64_t footprint = 0;         ///< bytes touched by the bulk patterns; 0 = default
+  std::uint64_t seed = 1;              ///< seed of `random` (fixed, so traces are reproducible)
+  StreamKind kind = StreamKind::Read;  ///< kernel of `stream_occupancy`
+  std::uint64_t shmem = 0;             ///< shared memory per CTA on the `#kernel` line
+  std::optional<std::uint32_t> carveout_kb;  ///< `carveout_kb` of the `#kernel` line; unset: none
 };
 
 /// Describes one parameter for the command line: `--option VALUE`.
@@ -66,7 +75,8 @@ struct ParamSpec {
 std::span<const ParamSpec> param_specs();
 
 /// Stores the textual value of parameter `bit` into `p`. Integers accept decimal or 0x hex and
-/// the binary suffixes K, M, G (e.g. "1G" = 2^30); `op` takes a wtrace mnemonic. Throws SimError
+/// the binary suffixes K, M, G (e.g. "1G" = 2^30); `op` takes a wtrace mnemonic, `kind` read,
+/// write, copy or triad. Throws SimError
 /// naming the option on a malformed or out-of-range value.
 void set_param(GenParams& p, Param bit, const std::string& value);
 

@@ -60,6 +60,16 @@ constexpr std::array kPatterns{
             kBulk | kParamElem),
     GMS_ROW(random, "bulk: LDG of 32 distinct random sectors per warp over --footprint",
             kBulk | kParamSeed),
+    GMS_ROW(pointer_chase,
+            "gpu-latency's chase: a warm-up lap, then --n dependent loads along one random cycle "
+            "of --footprint / (--elem x --stride) elements",
+            kParamKernelId | kParamWarps | kParamBase | kParamElem | kParamStride | kParamMask |
+                kParamN | kParamFootprint | kParamSeed | kParamShmem | kParamCarveout),
+    GMS_ROW(stream_occupancy,
+            "gpu-stream: one element per thread of --kind read/write/copy/triad, --block threads, "
+            "--shmem and --carveout set CTAs per SM",
+            kParamKernelId | kParamBlock | kParamBase | kParamElem | kParamFootprint | kParamKind |
+                kParamShmem | kParamCarveout),
 };
 
 #undef GMS_ROW

@@ -31,6 +31,14 @@ TEST(GenTest, ParsesNumbersWithHexAndSuffixes) {
             "--op: unknown operation 'LDX' (LDG STG LDS STS LDL STL ATOMG RED)");
   EXPECT_EQ(error_of([&] { set_param(p, kParamMask, "0x1ffffffff"); }),
             "--mask: 8589934591 is too large");
+  set_param(p, kParamKind, "triad");
+  EXPECT_EQ(p.kind, StreamKind::Triad);
+  EXPECT_EQ(error_of([&] { set_param(p, kParamKind, "scale"); }),
+            "--kind: unknown kernel 'scale' (read, write, copy, triad)");
+  set_param(p, kParamCarveout, "16");
+  EXPECT_EQ(p.carveout_kb, 16u);
+  set_param(p, kParamShmem, "6K");
+  EXPECT_EQ(p.shmem, 6144u);
 }
 
 TEST(GenTest, RejectsBadParameters) {

@@ -2,6 +2,7 @@
 // trace reader needed).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <set>
 #include <string>
 
@@ -319,6 +320,136 @@ TEST(GenTest, RandomHasThirtyTwoDistinctSectorsAndIsReproducible) {
   EXPECT_NE(run("random", p).all(), a);
 }
 
+// ---- microbenchmarks (tests/fidelity) ---------------------------------------------------------
+
+std::string param(const KernelInfo& k, std::string_view key) {
+  for (const auto& [name, value] : k.params)
+    if (name == key) return value;
+  return "";
+}
+
+TEST(GenTest, PointerChaseIsOneRandomCycleThroughEveryElement) {
+  GenParams p;
+  p.elem_bytes = 8;
+  p.stride_elems = 8;  // gpu-latency: 8-byte pointers 64 bytes apart
+  p.footprint = 1000 * 64;
+  p.base = 4096;
+  p.n = 2500;
+  const CollectingWriter w = run("pointer_chase", p);
+  ASSERT_EQ(w.kernels.size(), 2u);
+  EXPECT_EQ(w.kernels[0].name, "pointer_chase_warmup");
+  EXPECT_EQ(w.kernels[1].name, "pointer_chase");
+  EXPECT_EQ(w.kernels[1].id, 2u);
+  for (const KernelInfo& k : w.kernels) EXPECT_EQ(param(k, "loads_in_flight"), "1");
+  const auto& warm = w.records[0];
+  const auto& chase = w.records[1];
+  ASSERT_EQ(warm.size(), 1000u);  // one lap
+  ASSERT_EQ(chase.size(), 2500u);
+  std::set<Addr> seen;
+  for (const WarpInstr& r : warm) {
+    EXPECT_EQ(r.op, Op::LDG);
+    EXPECT_EQ(r.size, 8u);
+    EXPECT_TRUE(r.strided);
+    EXPECT_EQ(r.stride, 0);  // every lane at the same address
+    EXPECT_EQ(r.addr[0], r.addr[31]);
+    EXPECT_EQ((r.addr[0] - p.base) % 64, 0u);
+    EXPECT_LT(r.addr[0], p.base + p.footprint);
+    seen.insert(r.addr[0]);
+  }
+  EXPECT_EQ(seen.size(), 1000u);  // a single cycle: every element once per lap
+  EXPECT_EQ(warm[0].addr[0], p.base);
+  // The measured kernel walks the same cycle again, lap after lap.
+  for (std::size_t i = 0; i < chase.size(); ++i)
+    EXPECT_EQ(chase[i].addr[0], warm[i % 1000].addr[0]) << i;
+  // Random, not sequential, and reproducible per seed.
+  std::size_t sequential = 0;
+  for (std::size_t i = 1; i < warm.size(); ++i)
+    sequential += warm[i].addr[0] == warm[i - 1].addr[0] + 64;
+  EXPECT_LT(sequential, 10u);
+  EXPECT_EQ(run("pointer_chase", p).all(), w.all());
+  p.seed = 7;
+  EXPECT_NE(run("pointer_chase", p).all(), w.all());
+}
+
+TEST(GenTest, PointerChaseWarpsFollowTheSameChain) {
+  GenParams p;
+  p.footprint = 64 * 4;
+  p.warps = 2;
+  p.mask = 0x1;
+  const CollectingWriter w = run("pointer_chase", p);
+  EXPECT_EQ(w.kernels[1].block.x, 64u);
+  ASSERT_EQ(w.records[1].size(), 2u * 64);
+  for (std::size_t i = 0; i < w.records[1].size(); i += 2) {
+    EXPECT_EQ(w.records[1][i].warp, 0u);
+    EXPECT_EQ(w.records[1][i + 1].warp, 1u);
+    EXPECT_EQ(w.records[1][i].addr[0], w.records[1][i + 1].addr[0]);
+    EXPECT_EQ(w.records[1][i].mask, 0x1u);
+  }
+}
+
+TEST(GenTest, PointerChaseRejectsBadShapes) {
+  GenParams p;
+  p.footprint = 102;  // not a multiple of the 4-byte spacing
+  EXPECT_NE(test::error_of("pointer_chase", p).find("--footprint 102"), std::string::npos);
+  p.footprint = 4;  // one element is no chain
+  EXPECT_NE(test::error_of("pointer_chase", p).find("at least two"), std::string::npos);
+  p.footprint = 0;
+  p.warps = 33;
+  EXPECT_NE(test::error_of("pointer_chase", p).find("--warps"), std::string::npos);
+  p.warps = 1;
+  p.stride_elems = 0;
+  EXPECT_NE(test::error_of("pointer_chase", p).find("--stride"), std::string::npos);
+}
+
+TEST(GenTest, StreamOccupancyKernelsAndLaunch) {
+  GenParams p;
+  p.elem_bytes = 8;
+  p.footprint = 8 * 1000;  // 1000 elements: 4 CTAs of 256, the last one partly idle
+  p.block = 256;
+  p.shmem = 6144;
+  p.carveout_kb = 8;
+  struct Case {
+    StreamKind kind;
+    std::vector<Op> ops;
+    std::vector<Addr> arrays;  // a = 0, b = footprint, c = 2 x footprint
+  };
+  const Addr f = p.footprint;
+  for (const Case& c :
+       {Case{StreamKind::Read, {Op::LDG}, {f}}, Case{StreamKind::Write, {Op::STG}, {0}},
+        Case{StreamKind::Copy, {Op::LDG, Op::STG}, {f, 0}},
+        Case{StreamKind::Triad, {Op::LDG, Op::LDG, Op::STG}, {f, 2 * f, 0}}}) {
+    p.kind = c.kind;
+    const CollectingWriter w = run("stream_occupancy", p);
+    ASSERT_EQ(w.kernels.size(), 1u);
+    const KernelInfo& k = w.kernels[0];
+    EXPECT_EQ(k.grid.x, 4u);
+    EXPECT_EQ(k.block.x, 256u);
+    EXPECT_EQ(k.shmem_bytes, 6144u);
+    EXPECT_EQ(param(k, "carveout_kb"), "8");
+    const auto& recs = w.records[0];
+    // 1000 elements = 31 full warps and one of 8 lanes
+    ASSERT_EQ(recs.size(), 32 * c.ops.size());
+    std::uint64_t lanes = 0;
+    for (std::size_t i = 0; i < recs.size(); ++i) {
+      const WarpInstr& r = recs[i];
+      const std::size_t warp = i / c.ops.size(), j = i % c.ops.size();
+      EXPECT_EQ(r.op, c.ops[j]);
+      EXPECT_EQ(r.inst, j);
+      EXPECT_EQ(r.cta, warp / 8);
+      EXPECT_EQ(r.warp, warp % 8);
+      EXPECT_TRUE(r.strided);
+      EXPECT_EQ(r.addr[0], c.arrays[j] + warp * 32 * 8);
+      lanes += static_cast<std::uint64_t>(std::popcount(r.mask));
+    }
+    EXPECT_EQ(recs.back().mask, 0xffu);
+    EXPECT_EQ(lanes, 1000 * c.ops.size());
+  }
+  p.carveout_kb.reset();
+  EXPECT_EQ(param(run("stream_occupancy", p).kernels[0], "carveout_kb"), "");
+  p.block = 48;
+  EXPECT_NE(test::error_of("stream_occupancy", p).find("--block"), std::string::npos);
+}
+
 TEST(GenTest, EveryPatternEmitsWithItsDefaults) {
   for (const PatternInfo& info : patterns()) {
     SCOPED_TRACE(std::string(info.name));
@@ -327,7 +458,7 @@ TEST(GenTest, EveryPatternEmitsWithItsDefaults) {
     p.n = info.name == "vector_add" ? 4096 : 0;
     CountingWriter w;
     generate(info.name, p, w);
-    EXPECT_EQ(w.kernels, 1u);
+    EXPECT_EQ(w.kernels, info.name == "pointer_chase" ? 2u : 1u);  // its warm-up, then the chase
     EXPECT_GT(w.records, 0u);
     EXPECT_FALSE(info.summary.empty());
   }
