@@ -56,6 +56,7 @@ enum class SliceHash : std::uint8_t { Linear, Xor };
 struct L1Config {
   std::uint32_t unified_kb{};  ///< L1 + shared memory array per SM; 0 = L1 separate from it
   std::vector<std::uint32_t> carveouts_kb;  ///< KiB, increasing
+  std::uint32_t default_carveout_kb{};      ///< least carve-out of a launch with no preference
   std::uint32_t size_kb{};                  ///< L1 capacity when unified_kb = 0
   std::uint32_t line_bytes{};
   std::uint32_t sector_bytes{};  ///< = line_bytes for a non-sectored L1

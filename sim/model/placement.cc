@@ -7,9 +7,6 @@
 
 namespace gms {
 
-namespace {
-
-/// An unsigned `#kernel` parameter, when the line has it.
 bool kernel_param(const KernelInfo& k, const char* name, std::uint32_t& out) {
   for (const auto& [key, value] : k.params) {
     if (key != name) continue;
@@ -20,8 +17,6 @@ bool kernel_param(const KernelInfo& k, const char* name, std::uint32_t& out) {
   }
   return false;
 }
-
-}  // namespace
 
 KernelPlacement place_kernel(const KernelInfo& kernel, const SimConfig& cfg) {
   const GpuConfig& gpu = cfg.gpu;
@@ -49,30 +44,40 @@ KernelPlacement place_kernel(const KernelInfo& kernel, const SimConfig& cfg) {
     p.l1_bytes = std::uint64_t{l1.size_kb} * 1024;
     return p;
   }
-  // The shared memory the resident CTAs need, raised to the launch's carve-out preference
-  // (cudaFuncAttributePreferredSharedMemoryCarveout, percent of the largest carve-out) when the
-  // trace records one; the driver rounds up to a supported size.
-  std::uint64_t need = resident * smem_per_cta;
+  // With no launch preference the driver takes the smallest supported carve-out holding the
+  // resident CTAs' shared memory and at least l1.default_carveout_kb. A recorded carve-out
+  // (`carveout_kb`, exactly, or `carveout_pct` of the largest,
+  // cudaFuncAttributePreferredSharedMemoryCarveout, rounded up to a supported size and at least one
+  // CTA's need) is what the launch gets, and the resident CTAs are those whose shared memory fits
+  // it: 6 KB (+1 KB reserved) per CTA in an 8 KB carve-out is one CTA per SM, the occupancy
+  // gpu-stream sets this way.
+  auto round_up = [&](std::uint64_t bytes) {
+    for (std::uint32_t c : l1.carveouts_kb)
+      if (std::uint64_t{c} * 1024 >= bytes) return c;
+    return l1.carveouts_kb.back();
+  };
   std::uint32_t carveout = 0, pct = 0;
   if (kernel_param(kernel, "carveout_kb", carveout)) {
     if (std::find(l1.carveouts_kb.begin(), l1.carveouts_kb.end(), carveout) ==
         l1.carveouts_kb.end())
       fail("kernel {}: carveout_kb={} is not one of l1.carveouts_kb of {}", kernel.id, carveout,
            gpu.name);
+    if (std::uint64_t{carveout} * 1024 < smem_per_cta)
+      fail("kernel {}: carveout_kb={} cannot hold one CTA's {} B of shared memory (+{} B reserved)",
+           kernel.id, carveout, kernel.shmem_bytes, gpu.smem_reserved_per_cta_bytes);
+    p.carveout_from_trace = true;
+  } else if (kernel_param(kernel, "carveout_pct", pct)) {
+    if (pct > 100) fail("kernel {}: carveout_pct={} is above 100", kernel.id, pct);
+    carveout = round_up(
+        std::max(smem_per_cta, (std::uint64_t{l1.carveouts_kb.back()} * 1024 * pct + 99) / 100));
     p.carveout_from_trace = true;
   } else {
-    if (kernel_param(kernel, "carveout_pct", pct)) {
-      if (pct > 100) fail("kernel {}: carveout_pct={} is above 100", kernel.id, pct);
-      need = std::max(need, (std::uint64_t{l1.carveouts_kb.back()} * 1024 * pct + 99) / 100);
-      p.carveout_from_trace = true;
-    }
-    carveout = l1.carveouts_kb.back();
-    for (std::uint32_t c : l1.carveouts_kb)
-      if (std::uint64_t{c} * 1024 >= need) {
-        carveout = c;
-        break;
-      }
+    carveout =
+        round_up(std::max(resident * smem_per_cta, std::uint64_t{l1.default_carveout_kb} * 1024));
   }
+  if (p.carveout_from_trace && smem_per_cta != 0)
+    p.resident_ctas_per_sm = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(resident, std::uint64_t{carveout} * 1024 / smem_per_cta));
   p.carveout_kb = carveout;
   p.l1_bytes = std::uint64_t{l1.unified_kb - carveout} * 1024;
   return p;

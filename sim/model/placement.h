@@ -17,11 +17,16 @@ struct KernelPlacement {
   bool carveout_from_trace = false;
 };
 
+/// An unsigned `#kernel` parameter `name` into `out`, when the line has it; throws SimError
+/// naming the kernel and key when its value is not an unsigned integer.
+bool kernel_param(const KernelInfo& kernel, const char* name, std::uint32_t& out);
+
 /// Resident CTAs per SM = the smallest of the CTA, thread, register (when the trace gives
 /// `regs`) and shared-memory limits; carve-out = the smallest supported size holding the
-/// resident CTAs' shared memory (plus the per-CTA reservation) and the launch's preference
-/// (`carveout_pct` on the `#kernel` line, as the capture records it), or exactly the line's
-/// `carveout_kb`; L1 = the unified array minus the carve-out (or
+/// resident CTAs' shared memory (plus the per-CTA reservation), unless the `#kernel` line records
+/// the launch's: `carveout_pct` (the smallest supported size holding that share of the largest
+/// and one CTA) or exactly `carveout_kb`; a recorded carve-out then limits the resident CTAs to
+/// those whose shared memory fits it. L1 = the unified array minus the carve-out (or
 /// l1.size_kb for a separate L1). Throws SimError when one CTA cannot fit an SM.
 KernelPlacement place_kernel(const KernelInfo& kernel, const SimConfig& cfg);
 

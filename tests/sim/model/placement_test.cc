@@ -19,12 +19,18 @@ KernelInfo kernel(std::uint32_t threads, std::uint64_t shmem,
   return k;
 }
 
-TEST(PlacementTest, NoSharedMemoryGivesTheWholeArrayToL1) {
-  const SimConfig cfg = load_config({});
+TEST(PlacementTest, NoSharedMemoryGetsTheDefaultCarveout) {
+  SimConfig cfg = load_config({});
+  // The H200 preset: the driver's 32 KiB for a launch with no preference (l1.default_carveout_kb).
   const KernelPlacement p = place_kernel(kernel(256, 0), cfg);
   EXPECT_EQ(p.resident_ctas_per_sm, 8u);  // 2048 threads / 256
-  EXPECT_EQ(p.carveout_kb, 0u);
-  EXPECT_EQ(p.l1_bytes, 256u * 1024);
+  EXPECT_EQ(p.carveout_kb, 32u);
+  EXPECT_EQ(p.l1_bytes, 224u * 1024);
+  // A recorded preference overrides it; with default 0 the whole array is L1 (V100).
+  EXPECT_EQ(place_kernel(kernel(256, 0, {{"carveout_pct", "0"}}), cfg).l1_bytes, 256u * 1024);
+  cfg = load_config({{}, {"l1.default_carveout_kb=0"}});
+  EXPECT_EQ(place_kernel(kernel(256, 0), cfg).l1_bytes, 256u * 1024);
+  EXPECT_THROW(load_config({{}, {"l1.default_carveout_kb=20"}}), SimError);
 }
 
 TEST(PlacementTest, SmallestCarveoutHoldingTheResidentCtas) {
@@ -52,6 +58,31 @@ TEST(PlacementTest, TraceCarveoutPreferenceAndExactValue) {
   EXPECT_EQ(place_kernel(kernel(256, 0, {{"carveout_pct", "100"}}), cfg).carveout_kb, 228u);
   EXPECT_EQ(place_kernel(kernel(256, 0, {{"carveout_kb", "64"}}), cfg).l1_bytes, 192u * 1024);
   EXPECT_THROW(place_kernel(kernel(256, 0, {{"carveout_kb", "65"}}), cfg), SimError);
+}
+
+TEST(PlacementTest, RecordedCarveoutLimitsResidentCtas) {
+  const SimConfig cfg = load_config({});
+  // gpu-stream's launch: 6 KiB of shared memory (+1 KiB reserved) per CTA of 64 threads; the
+  // thread limit alone would allow 32 CTAs. An 8 KiB carve-out holds one, 16 KiB two.
+  const KernelPlacement one = place_kernel(kernel(64, 6 * 1024, {{"carveout_kb", "8"}}), cfg);
+  EXPECT_EQ(one.resident_ctas_per_sm, 1u);
+  EXPECT_EQ(one.carveout_kb, 8u);
+  EXPECT_EQ(one.l1_bytes, 248u * 1024);
+  EXPECT_EQ(place_kernel(kernel(64, 6 * 1024, {{"carveout_kb", "16"}}), cfg).resident_ctas_per_sm,
+            2u);
+  // A percentage: 4% of 228 KiB = 9.2 KiB -> the 16 KiB carve-out, two CTAs.
+  const KernelPlacement pct = place_kernel(kernel(64, 6 * 1024, {{"carveout_pct", "4"}}), cfg);
+  EXPECT_EQ(pct.carveout_kb, 16u);
+  EXPECT_EQ(pct.resident_ctas_per_sm, 2u);
+  // 0% still gets one CTA's need (rounded up to 8 KiB).
+  EXPECT_EQ(place_kernel(kernel(64, 6 * 1024, {{"carveout_pct", "0"}}), cfg).resident_ctas_per_sm,
+            1u);
+  // Without a recorded carve-out the driver makes room for all of them.
+  const KernelPlacement free = place_kernel(kernel(64, 6 * 1024), cfg);
+  EXPECT_EQ(free.resident_ctas_per_sm, 32u);
+  EXPECT_EQ(free.carveout_kb, 228u);
+  // A carve-out smaller than one CTA's shared memory cannot be launched.
+  EXPECT_THROW(place_kernel(kernel(64, 8 * 1024, {{"carveout_kb", "8"}}), cfg), SimError);
 }
 
 TEST(PlacementTest, SeparateL1KeepsItsSize) {
