@@ -2,19 +2,22 @@
 /// The analytical time model: how long a kernel's memory traffic takes and which level bounds
 /// it, computed after the replay from the traffic at each level (never per request).
 ///
-///   dram_ns    = busiest channel's bytes / (peak / channels x efficiency [x row factor]); the
-///                end-of-kernel flush of dirty L2 lines is not on the kernel's timeline
+///   dram_ns    = (busiest channel's bytes + the end-of-kernel flush of dirty L2 lines / channels)
+///                / (peak / channels x efficiency [x row factor]): in a stream of kernels the
+///                flush is written while the next kernel runs, so it costs DRAM time all the same
 ///   l2_ns      = busiest slice's sectors / (sectors per cycle per slice x clock)
 ///   l1_ns      = busiest SM's (L1 sectors / sectors per cycle + shared wavefronts / wavefronts
 ///                per cycle) / clock
 ///   latency_ns = Little's law: load requests x average load latency / requests in flight, where
 ///                in flight = resident warps (at most the kernel's warps) x loads in flight per
-///                warp (gpu.loads_in_flight_per_warp, at most the loads a warp issues in all)
+///                warp (gpu.loads_in_flight_per_warp, or the `#kernel` line's loads_in_flight,
+///                at most the loads a warp issues in all)
 ///   overhead_ns = launch overhead + (waves - 1) x wave overhead, waves = ceil(CTAs / (SMs x
 ///                resident CTAs per SM))
 ///   estimate_ns = max(dram, l2, l1, latency) + overhead; the bound names the largest term.
-/// Efficiency blends the read-only and mixed figures by the write share: read_eff + (mixed_eff -
-/// read_eff) x min(1, 2 x write bytes / all bytes), so a copy (half writes) is fully "mixed".
+/// Efficiency blends the read-only and mixed figures by the write share (write-backs and flush
+/// included): read_eff + (mixed_eff - read_eff) x min(1, 2 x write bytes / all bytes), so a copy
+/// (half writes) is fully "mixed".
 
 #include <cstdint>
 #include <string>
