@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+"""Replays the published measurements of tests/fidelity/data through gpumemsim and compares.
+
+usage: fidelity.py [--bin build/gpumemsim] [--quick] [--check BOUNDS] [--write-bounds BOUNDS]
+                   [--html FILE] [--curve NAME]... [--extra-set KEY=VALUE]...
+
+For each curve (tests/fidelity/boards.txt names its preset and board), every published point is
+rebuilt with `gpumemsim gen` and replayed with `gpumemsim run --mode cached --format json`:
+
+- latency_*: `gen pointer_chase` with gpu-latency's chain (8-byte elements 64 bytes apart, the
+  chain lengths its loop makes), a warm-up lap then max(LEN, 1e6) loads as gpu-latency makes,
+  one warp, the L2 kept across the two kernels (as the hardware keeps it across launches).
+  Simulated cycles per load = (estimate_ns - overhead_ns) x clock / loads. Points from 8 KB to
+  4x the preset's L2, as issue 20's acceptance says.
+- stream_*: `gen stream_occupancy` per block size and kernel with gpu-stream's launch: 6 KB of
+  shared memory per CTA and the smallest carve-out holding two CTAs (the loop of gpu-stream).
+  The arrays are 128 MiB, not gpu-stream's 1 GiB: both far exceed every L2 here, so the
+  simulated kernel is the measured one's first eighth; its fixed launch cost is left out
+  (gpu.launch_overhead_ns) as it is in an eighth of the measured time. Simulated GB/s = arrays x
+  bytes per array / (estimate_ns - launch overhead).
+
+Errors: the mean absolute relative error (MAE) per curve; for latency curves also the L1 and L2
+edges (rule in edges()). --quick replays a fixed subset of points (CTest: every third latency
+point up to 2x the L2, 100k loads past 1 MiB; block sizes 32, 256 and 1024); the full run
+replays every point. --check compares each curve's errors with the bounds file and fails on any above
+its bound; --write-bounds writes new bounds: the issue's target where this run meets it, else
+this run's error rounded up to 0.1 (a gap; README says why each remains).
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "fidelity" / "data"
+BOARDS = ROOT / "tests" / "fidelity" / "boards.txt"
+
+# Issue 20's acceptance targets (percent).
+TARGET_LATENCY_MAE = 10.0
+TARGET_EDGE = 5.0
+TARGET_BANDWIDTH_MAE = 15.0
+
+STREAM_KINDS = {"init": ("write", 1), "read": ("read", 1), "scale": ("copy", 2),
+                "triad": ("triad", 3)}
+QUICK_BLOCKS = {32, 256, 1024}
+STREAM_SHMEM = 6 * 1024
+STREAM_FOOTPRINT = 128 << 20
+
+
+def fail(msg):
+    print(f"fidelity: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def read_table(path):
+    head, rows = {}, []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if line.startswith("#"):
+            key, _, value = line[1:].strip().partition(":")
+            if key in ("source", "board", "preset", "columns"):
+                head[key] = value.strip()
+            continue
+        if not line.strip():
+            continue
+        try:
+            rows.append([float(x) for x in line.split()])
+        except ValueError:
+            fail(f"{path}:{n}: not a row of numbers")
+    if "columns" not in head:
+        fail(f"{path}: no '# columns:' line")
+    return head, rows
+
+
+def read_boards():
+    boards = {}
+    for n, line in enumerate(BOARDS.read_text().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        f = line.split()
+        if len(f) < 2 or any("=" not in s for s in f[2:]):
+            fail(f"{BOARDS}:{n}: expected 'data-file preset [key=value ...]'")
+        boards[f[0]] = (f[1], f[2:])
+    return boards
+
+
+def ini_value(preset, section, key):
+    sec = None
+    for line in (ROOT / "configs" / f"{preset}.ini").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line.startswith("["):
+            sec = line.strip("[]")
+        elif "=" in line and sec == section:
+            k, v = (s.strip() for s in line.split("=", 1))
+            if k == key:
+                return v
+    fail(f"configs/{preset}.ini: no {section}.{key}")
+
+
+class Sim:
+    def __init__(self, binary, tmp):
+        self.bin, self.tmp, self.n = binary, Path(tmp), 0
+
+    def gen(self, pattern, args):
+        self.n += 1
+        out = self.tmp / f"t{self.n}.gmt"
+        self.call([self.bin, "gen", pattern, *args, "-o", str(out)])
+        return out
+
+    @staticmethod
+    def call(cmd):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            fail(f"{' '.join(cmd)}: {r.stderr.strip()}")
+        return r.stdout
+
+    def run(self, trace, preset, sets):
+        cmd = [self.bin, "run", str(trace), "--mode", "cached", "--format", "json",
+               "--config", str(ROOT / "configs" / f"{preset}.ini")]
+        for s in sets:
+            cmd += ["--set", s]
+        return json.loads(self.call(cmd))
+
+
+def chase_lengths():
+    """The chain lengths gpu-latency's loop made for the stored results (main.cu at a7dc559, the
+    commit the result files last changed in: LEN = LEN * 1.1 + 16 from 16, x1.5 past 80 MiB of
+    footprint), with the footprint in KiB it prints for each."""
+    out, n = {}, 16
+    while n < (1 << 24):
+        if n * 8 * 8 > 80 * 1024 * 1024:
+            n = int(n * 1.5)
+        out.setdefault(n * 64 // 1024, n)
+        n = int(n * 1.1 + 16)
+    return out
+
+
+def target_of(curve, metric):
+    if curve.startswith("stream_"):
+        return TARGET_BANDWIDTH_MAE
+    return TARGET_EDGE if metric.endswith("_edge") else TARGET_LATENCY_MAE
+
+
+def mae(pairs):
+    return 100.0 * sum(abs(s - p) / p for p, s in pairs) / len(pairs)
+
+
+def edges(points):
+    """(L1 edge, L2 edge) in KiB of a latency curve [(kb, cycles)]: the L1 edge is the first
+    footprint whose cycles exceed 1.5x those of the smallest footprint; the L2 edge is the first
+    footprint past 1 MiB whose cycles exceed 1.2x those at the first footprint >= 1 MiB."""
+    first = points[0][1]
+    l1 = next((kb for kb, c in points if c > 1.5 * first), None)
+    big = [(kb, c) for kb, c in points if kb >= 1024]
+    l2 = None
+    if big:
+        l2 = next((kb for kb, c in big if c > 1.2 * big[0][1]), None)
+    return l1, l2
+
+
+def latency_curve(sim, name, preset, sets, rows, quick):
+    l2_kb = int(ini_value(preset, "l2", "size_kb"))
+    lengths = chase_lengths()
+    pts = [(int(r[0]), r[2]) for r in rows if 8 <= r[0] <= 4 * l2_kb]
+    if quick:
+        # every third point up to 2x the L2 (the edges stay in); past 1 MiB, where the L1 holds
+        # nothing of the chain and the warm-up lap has warmed the L2, 100k loads per point
+        pts = [p for i, p in enumerate(pts) if i % 3 == 0 and p[0] <= 2 * l2_kb]
+    sets = ["l2.persist_across_kernels=true", *sets]
+    out = []
+    for kb, published in pts:
+        if kb not in lengths:
+            fail(f"{name}: footprint {kb} KiB is not one gpu-latency's loop makes")
+        length = lengths[kb]
+        loads = max(length, 100000 if quick and kb > 1024 else 1000000)
+        trace = sim.gen("pointer_chase", ["--elem", "8", "--stride", "8", "--footprint",
+                                          str(length * 64), "--n", str(loads)])
+        rep = sim.run(trace, preset, sets)
+        os.unlink(trace)
+        t = rep["kernels"][-1]["totals"]["time"]
+        clock = float(rep["config"]["gpu"]["clock_mhz"]) / 1000
+        out.append((kb, published, (t["estimate_ns"] - t["overhead_ns"]) * clock / loads))
+    return out
+
+
+def stream_curve(sim, name, preset, sets, head, rows, quick, traces):
+    cols = head["columns"].split()
+    carveouts = [int(c) for c in ini_value(preset, "l1", "carveouts_kb").split(",")]
+    reserved = int(ini_value(preset, "gpu", "smem_reserved_per_cta_bytes"))
+    carveout = next(c for c in carveouts if c * 1024 // (STREAM_SHMEM + reserved) >= 2)
+    launch = None
+    out = []
+    for r in rows:
+        block = int(r[0])
+        if quick and block not in QUICK_BLOCKS:
+            continue
+        for kind, (gen_kind, arrays) in STREAM_KINDS.items():
+            published = r[cols.index(kind)]
+            key = (block, gen_kind, carveout)
+            if key not in traces:
+                traces[key] = sim.gen("stream_occupancy", [
+                    "--kind", gen_kind, "--block", str(block), "--elem", "8", "--footprint",
+                    str(STREAM_FOOTPRINT), "--shmem", str(STREAM_SHMEM), "--carveout",
+                    str(carveout)])
+            rep = sim.run(traces[key], preset, sets)
+            launch = float(rep["config"]["gpu"]["launch_overhead_ns"])
+            k = rep["kernels"][0]
+            ns = k["totals"]["time"]["estimate_ns"] - launch
+            out.append((f"{block}/{kind}", published, arrays * STREAM_FOOTPRINT / ns))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=str(ROOT / "build" / "gpumemsim"))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--check")
+    ap.add_argument("--write-bounds")
+    ap.add_argument("--html")
+    ap.add_argument("--curve", action="append")
+    ap.add_argument("--calibrate", action="store_true",
+                    help="print, per stream curve, the gpu.wave_overhead_ns its read kernel at "
+                         "block 32 asks for, and exit")
+    ap.add_argument("--extra-set", action="append", default=[],
+                    help="a further --set for every run (to show the check catches a change)")
+    args = ap.parse_args()
+
+    boards = read_boards()
+    if args.calibrate:
+        calibrate(args, boards)
+        return
+    files = sorted(DATA.glob("*.txt"))
+    if args.curve:
+        files = [f for f in files if f.stem in args.curve]
+    results = {}  # curve -> {metric: error percent}
+    curves = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        sim = Sim(args.bin, tmp)
+        traces = {}
+        for f in files:
+            if f.stem not in boards:
+                fail(f"{f}: no line in {BOARDS}")
+            preset, sets = boards[f.stem]
+            sets = sets + args.extra_set
+            head, rows = read_table(f)
+            if head.get("preset") != preset:
+                fail(f"{f}: preset '{head.get('preset')}' but {BOARDS} says '{preset}'")
+            if f.stem.startswith("latency_"):
+                pts = latency_curve(sim, f.stem, preset, sets, rows, args.quick)
+                e_pub, e_sim = edges([(kb, p) for kb, p, _ in pts]), edges(
+                    [(kb, s) for kb, _, s in pts])
+                res = {"mae": mae([(p, s) for _, p, s in pts])}
+                for i, edge in enumerate(("l1_edge", "l2_edge")):
+                    if e_pub[i] and e_sim[i]:
+                        res[edge] = 100.0 * abs(e_sim[i] - e_pub[i]) / e_pub[i]
+                    else:
+                        res[edge] = 100.0  # an edge one curve has and the other lacks
+                curves[f.stem] = (preset, "cycles/load", pts, (e_pub, e_sim))
+            else:
+                pts = stream_curve(sim, f.stem, preset, sets, head, rows, args.quick, traces)
+                res = {"mae": mae([(p, s) for _, p, s in pts])}
+                for kind in STREAM_KINDS:
+                    sub = [(p, s) for x, p, s in pts if x.endswith("/" + kind)]
+                    res[f"mae_{kind}"] = mae(sub)
+                curves[f.stem] = (preset, "GB/s", pts, None)
+            results[f.stem] = res
+            print_curve(f.stem, head, preset, sets, curves[f.stem], res)
+
+    print_summary(results)
+    if args.html:
+        write_html(args.html, curves, results)
+    if args.write_bounds:
+        with open(args.write_bounds, "w") as o:
+            o.write("# Error bounds (percent) the fidelity test asserts, written by fidelity.py\n"
+                    "# --write-bounds for the " + ("--quick" if args.quick else "full") +
+                    " point set: issue 20's target (latency MAE 10, edges 5,\n"
+                    "# bandwidth MAE 15) where the model meets it, else the error the model had when\n"
+                    "# the bound was written (rounded up to 0.1; marked 'gap'), so a change can only\n"
+                    "# keep or narrow a gap. README \"Fidelity\" states each gap.\n")
+            for c, res in results.items():
+                for m, v in res.items():
+                    target = target_of(c, m)
+                    if v <= target:
+                        o.write(f"{c} {m} {target:.1f}\n")
+                    else:
+                        o.write(f"{c} {m} {math.ceil(v * 10 - 1e-9) / 10:.1f} gap\n")
+    if args.check:
+        bad, bounded = 0, set()
+        for n, line in enumerate(Path(args.check).read_text().splitlines(), 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            f = line.split()
+            if len(f) not in (3, 4) or (len(f) == 4 and f[3] != "gap"):
+                fail(f"{args.check}:{n}: expected 'curve metric bound [gap]'")
+            c, m, bound = f[:3]
+            if c not in results:
+                continue
+            if m not in results[c]:
+                fail(f"{args.check}:{n}: no metric '{m}' for {c}")
+            bounded.add((c, m))
+            if results[c][m] > float(bound) + 1e-9:
+                print(f"FAIL {c} {m}: {results[c][m]:.2f}% > bound {bound}%")
+                bad += 1
+        for c, res in results.items():
+            for m in res:
+                if (c, m) not in bounded:
+                    print(f"FAIL {c} {m}: no bound in {args.check}")
+                    bad += 1
+        if bad:
+            sys.exit(1)
+        print("fidelity: every curve within its bound")
+
+
+def calibrate(args, boards):
+    """gpu.wave_overhead_ns from each stream curve's read kernel at block 32 (2 CTAs of one warp
+    per SM, thousands of waves): the simulated time is max(terms) + (waves - 1) x wave overhead,
+    so the overhead that makes it the published time is (published - max(terms)) / (waves - 1).
+    Run with the preset's wave_overhead_ns at 0 (the --set below) so max(terms) is alone."""
+    with tempfile.TemporaryDirectory() as tmp:
+        sim = Sim(args.bin, tmp)
+        for f in sorted(DATA.glob("stream_*.txt")):
+            if args.curve and f.stem not in args.curve:
+                continue
+            preset, sets = boards[f.stem]
+            head, rows = read_table(f)
+            cols = head["columns"].split()
+            row = next(r for r in rows if int(r[0]) == 32)
+            pts = stream_curve(sim, f.stem, preset, [*sets, "gpu.wave_overhead_ns=0"], head,
+                               [row], False, {})
+            sim_gbps = next(s for x, _, s in pts if x == "32/read")
+            published = row[cols.index("read")]
+            t_sim = STREAM_FOOTPRINT / sim_gbps
+            t_pub = STREAM_FOOTPRINT / published
+            trace = sim.gen("stream_occupancy", ["--kind", "read", "--block", "32", "--elem", "8",
+                                                 "--footprint", str(STREAM_FOOTPRINT), "--shmem",
+                                                 str(STREAM_SHMEM), "--carveout", "16"])
+            waves = sim.run(trace, preset, sets)["kernels"][0]["totals"]["time"]["waves"]
+            print(f"{f.stem:<18} {preset:<12} read@32 published {published:.0f} GB/s, simulated "
+                  f"{sim_gbps:.1f} GB/s without a wave overhead; {waves:.0f} waves -> "
+                  f"gpu.wave_overhead_ns = {(t_pub - t_sim) / (waves - 1):.0f}")
+
+
+def print_curve(name, head, preset, sets, curve, res):
+    _, unit, pts, e = curve
+    print(f"== {name}: {head.get('board')} | preset {preset} {' '.join(sets)}")
+    print(f"   source: {head.get('source')}")
+    print(f"   {'point':>14} {'published':>10} {'simulated':>10} {'error':>8}  ({unit})")
+    for x, p, s in pts:
+        print(f"   {str(x):>14} {p:10.1f} {s:10.1f} {100 * (s - p) / p:+7.1f}%")
+    if e:
+        print(f"   L1 edge KiB: published {e[0][0]} simulated {e[1][0]}; "
+              f"L2 edge KiB: published {e[0][1]} simulated {e[1][1]}")
+    print("   " + ", ".join(f"{m} {v:.1f}%" for m, v in res.items()))
+
+
+def print_summary(results):
+    print("== summary (error %; targets: latency MAE 10, edges 5, bandwidth MAE 15)")
+    for c, res in results.items():
+        print(f"   {c:<18} " + "  ".join(f"{m} {v:6.1f}" for m, v in res.items()))
+
+
+def write_html(path, curves, results):
+    """One SVG per curve, published against simulated (log footprint axis for latency)."""
+    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>gpumemsim fidelity</title>"
+             "<style>body{font-family:sans-serif} svg{border:1px solid #ccc}</style></head><body>",
+             "<h1>Published measurements against gpumemsim</h1>"]
+    for name, (preset, unit, pts, _) in curves.items():
+        parts.append(f"<h2>{name} (preset {preset})</h2><p>" + ", ".join(
+            f"{m} {v:.1f}%" for m, v in results[name].items()) + "</p>")
+        w, h, pad = 640, 300, 40
+        if name.startswith("latency_"):
+            xs = [math.log2(x) for x, _, _ in pts]
+        else:
+            xs = list(range(len(pts)))
+        ys = [v for _, p, s in pts for v in (p, s)]
+        x0, x1, y1 = min(xs), max(xs) or 1, max(ys)
+
+        def px(x, y):
+            return (pad + (x - x0) / ((x1 - x0) or 1) * (w - 2 * pad),
+                    h - pad - y / y1 * (h - 2 * pad))
+
+        svg = [f"<svg width='{w}' height='{h}'>"]
+        for col, idx in (("#1f77b4", 1), ("#d62728", 2)):
+            line = " ".join("%.1f,%.1f" % px(x, pt[idx]) for x, pt in zip(xs, pts))
+            svg.append(f"<polyline fill='none' stroke='{col}' points='{line}'/>")
+        svg.append(f"<text x='{pad}' y='15'>{unit}: published (blue), simulated (red); "
+                   f"max {y1:.0f}</text></svg>")
+        parts.append("".join(svg))
+    parts.append("</body></html>")
+    Path(path).write_text("\n".join(parts))
+
+
+if __name__ == "__main__":
+    main()
