@@ -30,7 +30,13 @@ TEST(PlacementTest, NoSharedMemoryGetsTheDefaultCarveout) {
   EXPECT_EQ(place_kernel(kernel(256, 0, {{"carveout_pct", "0"}}), cfg).l1_bytes, 256u * 1024);
   cfg = load_config({{}, {"l1.default_carveout_kb=0"}});
   EXPECT_EQ(place_kernel(kernel(256, 0), cfg).l1_bytes, 256u * 1024);
-  EXPECT_THROW(load_config({{}, {"l1.default_carveout_kb=20"}}), SimError);
+  // Rounded up to a supported size (the largest when none holds it), so a sweep of
+  // l1.carveouts_kb needs no matching default.
+  cfg = load_config({{}, {"l1.default_carveout_kb=20"}});
+  EXPECT_EQ(place_kernel(kernel(256, 0), cfg).carveout_kb, 32u);
+  cfg = load_config({{}, {"l1.carveouts_kb=0,8,16"}});
+  EXPECT_EQ(place_kernel(kernel(256, 0), cfg).carveout_kb, 16u);
+  EXPECT_THROW(load_config({{}, {"l1.default_carveout_kb=257"}}), SimError);
 }
 
 TEST(PlacementTest, SmallestCarveoutHoldingTheResidentCtas) {
