@@ -1,7 +1,5 @@
 #include "sim/config/config.h"
 
-#include <algorithm>
-
 #include <fmt/ranges.h>
 #include <boost/program_options.hpp>
 
@@ -207,7 +205,8 @@ const std::vector<KeySpec>& key_table() {
           GMS_MEMBER(l1.carveouts_kb)),
       key("l1.default_carveout_kb", "KiB",
           "the least carve-out the driver gives a launch that records no preference (rounded up "
-          "to one of l1.carveouts_kb; raised when the resident CTAs' shared memory needs more)",
+          "to one of l1.carveouts_kb, the largest when none holds it; raised when the resident "
+          "CTAs' shared memory needs more)",
           GMS_MEMBER(l1.default_carveout_kb)),
       key("l1.size_kb", "KiB", "L1 capacity when l1.unified_kb = 0", GMS_MEMBER(l1.size_kb)),
       key("l1.line_bytes", "bytes", "L1 line size (a power of two, 32 to 256)",
@@ -338,9 +337,6 @@ void validate(SimConfig& cfg) {
             "{}-line sets",
             l1.unified_kb - l1.carveouts_kb[i], l1.carveouts_kb[i], l1.sets);
     }
-    if (l1.default_carveout_kb > l1.unified_kb)
-      fail("configuration key 'l1.default_carveout_kb': {} KiB exceeds l1.unified_kb",
-           l1.default_carveout_kb);
   } else if ((std::uint64_t{l1.size_kb} * 1024 / l1.line_bytes) % l1.sets != 0) {
     fail("configuration key 'l1.sets': l1.size_kb is not a whole number of sets");
   }
