@@ -391,12 +391,7 @@ std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsign
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t n_threads =
       std::min<std::size_t>(jobs, std::max<std::size_t>(points.size() - resumed, 1));
-  if (n_threads <= 1) {
-    worker();
-  } else {
-    std::vector<std::jthread> pool;
-    for (std::size_t i = 0; i < n_threads; ++i) pool.emplace_back(worker);
-  }
+  run_on_threads(n_threads, worker);
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   if (const int sig = trace::stop_requested();

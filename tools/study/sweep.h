@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sim/config/config.h"
@@ -20,6 +21,18 @@
 #include "tools/study/presets.h"  // find_preset (preset=NAME)
 
 namespace gms {
+
+/// Runs `worker` on `threads` threads (on the calling one when `threads` <= 1) and returns when
+/// every one has: the sweep's pools of points and of one-pass groups.
+template <class Worker>
+void run_on_threads(std::size_t threads, Worker& worker) {
+  if (threads <= 1) {
+    worker();
+    return;
+  }
+  std::vector<std::jthread> pool;
+  for (std::size_t i = 0; i < threads; ++i) pool.emplace_back(worker);
+}
 
 class SweepJournal;
 

@@ -129,12 +129,7 @@ std::vector<std::string> run_onepass_points(const SweepSpec& spec,
   };
   const std::size_t n_threads =
       std::min<std::size_t>(jobs, std::max<std::size_t>(passes.size(), 1));
-  if (n_threads <= 1) {
-    worker();
-  } else {
-    std::vector<std::jthread> pool;
-    for (std::size_t i = 0; i < n_threads; ++i) pool.emplace_back(worker);
-  }
+  run_on_threads(n_threads, worker);
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   return texts;
