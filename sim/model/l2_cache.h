@@ -14,6 +14,7 @@
 ///   instruction that dirtied the line last.
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <vector>
@@ -132,10 +133,11 @@ class L2Cache {
         sink);
   }
 
-  /// Writes every dirty line back (charged to its owner) and, unless `keep`, empties the cache.
+  /// Writes every dirty line back (charged to its owner) and, unless `keep`, empties the cache;
+  /// or only slices [first, end).
   template <DramSink Sink>
-  void flush(Sink& sink, bool keep) {
-    for (std::uint32_t s = 0; s < slices_.size(); ++s) {
+  void flush(Sink& sink, bool keep, std::uint32_t first = 0, std::uint32_t end = ~0u) {
+    for (std::uint32_t s = first; s < std::min<std::size_t>(end, slices_.size()); ++s) {
       slices_[s].for_each_line([&](std::size_t slot, std::uint64_t key, std::uint8_t dirty) {
         if (dirty == 0) return;
         const std::size_t global = std::size_t{s} * sets_ * cfg_.ways + slot;
@@ -204,7 +206,7 @@ class L2Cache {
     SectorCache<Policy>& slice = slices_[s];
     const std::uint32_t set = set_of(addr, key);
     const std::size_t base = std::size_t{s} * sets_ * cfg_.ways;
-    if (dirty_victims_ > 0) {
+    if (dirty_victims_.load(std::memory_order_relaxed) > 0) {
       // Victims have lately been dirty: their owner entries will be read right after the
       // victim is chosen, a miss to host memory that would follow the tag scan's. Request the
       // set's entries now so that the two overlap (a hint: it changes no result). Read-mostly
@@ -220,7 +222,9 @@ class L2Cache {
       if (ev.valid) {
         const bool dirty = ev.dirty_mask != 0;
         // A saturating trend: up 3 per dirty victim, down 1 per clean one.
-        dirty_victims_ = dirty ? std::min(dirty_victims_ + 3, 64) : std::max(dirty_victims_ - 1, 0);
+        const int trend = dirty_victims_.load(std::memory_order_relaxed);
+        dirty_victims_.store(dirty ? std::min(trend + 3, 64) : std::max(trend - 1, 0),
+                             std::memory_order_relaxed);
         if (dirty)
           write_back(owner_[base + slice.slot(set, static_cast<std::uint32_t>(way))], ev.key,
                      ev.dirty_mask, sink);
@@ -307,7 +311,9 @@ class L2Cache {
   StateVector<std::uint32_t> byte_mask_;  ///< per sector of every line: bytes written (lazy)
   StateVector<LineOwner> owner_;          ///< per line: last writer
   std::uint32_t unit_firsts_ = fetch_unit_firsts(fetch_sectors_);  ///< see fetch()
-  int dirty_victims_ = 0;  ///< > 0 while over a quarter of recent victims were dirty (a hint)
+  /// > 0 while over a quarter of recent victims were dirty (a hint). Atomic, relaxed: a
+  /// parallel replay's workers share it (sim/replay/parallel_engine.h); it changes no result.
+  std::atomic<int> dirty_victims_{0};
   std::vector<std::uint64_t> slice_sectors_;  ///< per slice, since take_slice_sectors()
 };
 

@@ -16,7 +16,10 @@
 #include "sim/model/smem_arbiter.h"
 #include "sim/replay/instr_table.h"
 #include "sim/replay/kernel_results.h"
+#include "sim/replay/parallel_engine.h"
+#include "sim/replay/record_replay.h"
 #include "sim/replay/reference_engine.h"
+#include "sim/replay/trace_batches.h"
 #include "trace/import/formats.h"
 #include "trace/io/read_ahead.h"
 
@@ -36,9 +39,9 @@ constexpr std::size_t kDirectRecords = 64;
 /// Records ahead of the replay whose cache lines it requests, when another thread decoded them.
 constexpr std::size_t kPrefetchRecords = 4;
 
-/// Replays a stream of kernels through the model's sinks: the cold model for cold mode, the
-/// cached hierarchy (`Hierarchy`, a MemoryHierarchy instantiation, or void for a cold-only run)
-/// for cached mode. Shared-memory records go to the bank arbiter in both modes.
+/// Replays a stream of kernels through the model's sinks (RecordReplay): the cold model for cold
+/// mode, the cached hierarchy (`Hierarchy`, a MemoryHierarchy instantiation, or void for a
+/// cold-only run) for cached mode, on this thread.
 template <class Hierarchy>
 class Replayer {
   static constexpr bool kColdOnly = std::is_void_v<Hierarchy>;
@@ -47,13 +50,9 @@ class Replayer {
   Replayer(const SimConfig& cfg, const RunOptions& opts)
       : cfg_(cfg),
         opts_(opts),
-        coalescer_(cfg.coalescer),
-        arbiter_(cfg.shared),
         sms_(cfg.gpu.sm_count),
-        cold_model_(cfg, coalescer_) {
-    if constexpr (!kColdOnly)
-      hierarchy_ = std::make_unique<Hierarchy>(cfg, opts.cached_batch_lines);
-  }
+        hierarchy_(make_hierarchy(cfg, opts)),
+        r_(cfg, hierarchy_ptr()) {}
 
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
     // Not from standard input: a failing replay waits for the reading thread to stop, and a
@@ -64,27 +63,25 @@ class Replayer {
     } else {
       // Records replayed on this thread may come with partial strided lanes (completed where
       // they are needed): a regular .gmt stream's records mostly repeat a memoized shape.
-      struct PartialLanes {
-        trace::TraceReader& r;
-        explicit PartialLanes(trace::TraceReader& reader) : r(reader) {
-          r.set_partial_strided_lanes(true);
-        }
-        ~PartialLanes() { r.set_partial_strided_lanes(false); }
-      } partial(reader);
+      PartialStridedLanes partial(reader);
       DirectBatches direct{reader, std::vector<WarpInstr>(kDirectRecords)};
       replay_from(direct, out);
     }
   }
 
  private:
-  /// The trace read on the replay's own thread, one batch at a time (the interface of
-  /// trace::ReadAhead).
-  struct DirectBatches {
-    trace::TraceReader& reader;
-    std::vector<WarpInstr> batch;
-    bool next_kernel(KernelInfo& k) { return reader.next_kernel(k); }
-    std::span<WarpInstr> next_batch() { return {batch.data(), reader.read(batch)}; }
-  };
+  static auto make_hierarchy(const SimConfig& cfg, const RunOptions& opts) {
+    if constexpr (kColdOnly)
+      return 0;
+    else
+      return std::make_unique<Hierarchy>(cfg, opts.cached_batch_lines);
+  }
+  auto hierarchy_ptr() {
+    if constexpr (kColdOnly)
+      return 0;
+    else
+      return hierarchy_.get();
+  }
 
   template <class Batches>
   void replay_from(Batches& source, std::vector<KernelStats>& out) {
@@ -92,11 +89,11 @@ class Replayer {
     KernelInfo kernel;
     while (source.next_kernel(kernel)) {
       if (!replays_kernel(opts_, kernel.id)) continue;
-      start_kernel(kernel, cfg_, opts_, cold_, cached_, traffic_);
+      start_kernel(kernel, cfg_, opts_, r_.cold, r_.cached, r_.traffic);
       rows_ = InstrTable();
-      if (cold_) cold_model_.begin_kernel();
+      if (r_.cold) r_.cold_model.begin_kernel();
       if constexpr (!kColdOnly)
-        if (cached_) hierarchy_->begin_kernel(*cached_);
+        if (r_.cached) hierarchy_->begin_kernel(*r_.cached);
       for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch())
         for (std::size_t i = 0; i < batch.size(); ++i) {
           // Records decoded on the reading thread arrive from the other core's cache: request
@@ -107,76 +104,27 @@ class Replayer {
           }
           add(batch[i]);
         }
-      if (cold_) cold_model_.end_kernel(*cold_, traffic_);
+      if (r_.cold) r_.cold_model.end_kernel(*r_.cold, r_.traffic);
       if constexpr (!kColdOnly)
-        if (cached_) hierarchy_->end_kernel();
-      finish_kernel(cold_, cached_, traffic_, cfg_, opts_, out);
+        if (r_.cached) hierarchy_->end_kernel();
+      finish_kernel(r_.cold, r_.cached, r_.traffic, cfg_, opts_, out);
     }
   }
 
-  /// Replays one record, completing its strided lanes (lanes_complete) where they are needed.
-  /// Always inlined into both batch loops: called once per record, the cold stream took 4.3%
-  /// more instructions (callgrind, 2 M records).
+  /// Replays one record: its row (added to the statistics when new), then RecordReplay::add.
   [[gnu::always_inline]] void add(WarpInstr& w) {
     bool created = false;
     const std::uint32_t r = rows_.row(w, created);
-    if (created) {
-      const InstrStats row{w.inst, w.op, w.size, coalescer_.segment_bytes(w.op), {}};
-      if (cold_) cold_->instructions.push_back(row);
-      if (cached_) cached_->instructions.push_back(row);
-    }
-    // Charged straight into the rows (building a zeroed 160-byte record and adding it was 15% of
-    // a cold replay).
-    const std::uint32_t sm = sm_of(w, sms_);
-    if (is_shared(w.op)) {
-      if (!w.lanes_complete) complete_strided_lanes(w);
-      const BankAccess b = arbiter_.arbitrate(w);
-      const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
-      traffic_.sm_shared_wavefronts[sm] += b.wavefronts;
-      for (auto* k : {&cold_, &cached_})
-        if (*k) {
-          charge_shared_access(b, active, w.size, (*k)->instructions[r].c);
-          ++(*k)->records;
-        }
-      return;
-    }
-    if constexpr (kColdOnly) {
-      cold_model_.replay(w, sm, r, *cold_, traffic_);  // its own memo, deferred repeats, shortcut
-    } else {
-      if (!memo_.lookup(r, w, access_)) {
-        if (!w.lanes_complete) complete_strided_lanes(w);
-        coalescer_.coalesce(w, access_);
-        memo_.store(r, w, access_);
-      }
-      traffic_.sm_l1_sectors[sm] += access_.sectors;
-      if (!is_store(w.op)) ++traffic_.load_requests;  // loads and atomics wait for their data
-      if (cold_) {
-        AccessCounters& c = cold_->instructions[r].c;
-        charge_access(access_, c);
-        cold_model_.access(w.op, access_, c);
-        ++cold_->records;
-      }
-      if (cached_) {
-        AccessCounters& c = cached_->instructions[r].c;
-        charge_access(access_, c);
-        hierarchy_->access(w, sm, access_, r, c);
-        ++cached_->records;
-      }
-    }
+    if (created) r_.add_row(w);
+    r_.add(w, r, sm_of(w, sms_));
   }
 
   const SimConfig& cfg_;
   const RunOptions& opts_;
-  Coalescer coalescer_;
-  SmemArbiter arbiter_;
   FastDiv32 sms_;
-  ColdModel cold_model_;
-  std::conditional_t<kColdOnly, int, std::unique_ptr<Hierarchy>> hierarchy_{};
-  TrafficProfile traffic_;  ///< the unit traffic both modes share
+  std::conditional_t<kColdOnly, int, std::unique_ptr<Hierarchy>> hierarchy_;
+  RecordReplay<Hierarchy> r_;
   InstrTable rows_;
-  CoalescedAccess access_;  ///< cached runs: the record being replayed, coalesced
-  CoalesceMemo memo_;       ///< cached runs: per instruction row, the last strided shape
-  std::optional<KernelStats> cold_, cached_;
 };
 
 template <class F>
@@ -206,6 +154,7 @@ SimMode parse_sim_mode(const std::string& name) {
 std::vector<KernelStats> simulate(trace::TraceReader& reader, const SimConfig& cfg,
                                   const RunOptions& opts) {
   if (opts.engine == Engine::Reference) return simulate_reference(reader, cfg, opts);
+  if (opts.threads > 1 && parallel_replay_exact(cfg)) return simulate_parallel(reader, cfg, opts);
   return run_with_replayer(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
     replayer.replay(reader, out);
   });
@@ -214,6 +163,7 @@ std::vector<KernelStats> simulate(trace::TraceReader& reader, const SimConfig& c
 std::vector<KernelStats> simulate(const std::vector<std::string>& traces, const SimConfig& cfg,
                                   const RunOptions& opts) {
   if (opts.engine == Engine::Reference) return simulate_reference(traces, cfg, opts);
+  if (opts.threads > 1 && parallel_replay_exact(cfg)) return simulate_parallel(traces, cfg, opts);
   return run_with_replayer(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
     for (const std::string& path : traces) {
       auto reader = trace::open_trace_reader(path);

@@ -41,6 +41,10 @@ struct RunOptions {
   /// stream 1.2x faster than none; 2^14, 2^15, 2^17 and 2^18 were slower (bench/RESULTS.md).
   std::size_t cached_batch_lines = std::size_t{1} << 16;
   Engine engine = Engine::Fast;
+  /// The fast engine's threads: above 1, the parallel replay (sim/replay/parallel_engine.h), with
+  /// the same results, where the configuration allows it exactly (parallel_replay_exact); else,
+  /// and with the reference engine, the replay runs on one thread.
+  unsigned threads = 1;
   /// Keep each kernel's per-unit traffic (TrafficProfile's vectors) in the results; by default
   /// they are dropped once the time estimate is made (tests compare them).
   bool keep_unit_traffic = false;

@@ -1,0 +1,415 @@
+#include "sim/replay/parallel_engine.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "sim/host/thread_team.h"
+#include "sim/model/memory_hierarchy.h"
+#include "sim/model/placement.h"
+#include "sim/replay/instr_table.h"
+#include "sim/replay/kernel_results.h"
+#include "sim/replay/record_replay.h"
+#include "sim/replay/trace_batches.h"
+#include "trace/import/formats.h"
+#include "trace/io/read_ahead.h"
+
+namespace gms {
+
+namespace {
+
+/// Records per phase: a phase's start and end cost a few microseconds, a batch's replay about a
+/// millisecond.
+constexpr std::size_t kBatchRecords = 4096;
+/// Batches the reading thread may have ready (as simulator.cc's).
+constexpr std::size_t kReadAheadDepth = 8;
+
+/// The L2 accesses one worker queued in one phase for another's slices, in trace order, in runs
+/// by record (a record's lines are queued together: it has one SM, so one worker).
+struct L2Queue {
+  struct Run {
+    std::uint32_t record;  ///< the record's place in its batch
+    std::uint32_t begin;   ///< its first entry
+  };
+  std::vector<QueuedAccess> entries;
+  std::vector<ByteMasks> write_bytes;  ///< the byte masks of the entries that write, in order
+  std::vector<Run> runs;
+
+  void clear() {
+    entries.clear();
+    write_bytes.clear();
+    runs.clear();
+  }
+};
+
+/// Cached mode's L1 side of a worker (its RecordReplay's hierarchy): the L1s of its SMs; what
+/// goes on to L2 is queued for the worker that owns the line's slice.
+template <ReplacementPolicy L1P, ReplacementPolicy L2P>
+class L1Stage {
+ public:
+  L1Stage(const SimConfig& cfg, const L2Cache<L2P>& l2, const std::vector<std::uint16_t>& owner)
+      : cfg_(cfg), l1s_(cfg), l2_(l2), slice_owner_(owner) {}
+
+  void begin_kernel(std::uint64_t l1_bytes) { l1s_.begin_kernel(l1_bytes); }
+
+  /// The queues (one per worker) of this phase, and the place in the batch of the record whose
+  /// accesses come next.
+  void target(L2Queue* queues, std::uint32_t record) {
+    queues_ = queues;
+    record_ = record;
+  }
+
+  /// MemoryHierarchy::access's L1 side; the L2 accesses are queued.
+  void access(const WarpInstr& w, std::uint32_t sm, const CoalescedAccess& a, std::uint32_t row,
+              AccessCounters& c) {
+    const LineKind kind = line_kind(w.op, cfg_.l1);
+    through_l1(
+        kind, a, c, [&]() -> L1Cache<L1P>& { return l1s_.of(sm); },
+        [&](const LineAccess& la, std::uint8_t want) {
+          const auto slice = static_cast<std::uint16_t>(l2_.slice_of(la.line_addr));
+          L2Queue& q = queues_[slice_owner_[slice]];
+          if (q.runs.empty() || q.runs.back().record != record_)
+            q.runs.push_back({record_, static_cast<std::uint32_t>(q.entries.size())});
+          q.entries.push_back({la.line_addr, row, slice, want, kind});
+          if (writes_l2(kind)) q.write_bytes.push_back(la.byte_mask);
+        });
+  }
+
+ private:
+  const SimConfig& cfg_;
+  SmL1s<L1P> l1s_;
+  const L2Cache<L2P>& l2_;  ///< shared: only its slice map is read here
+  const std::vector<std::uint16_t>& slice_owner_;
+  L2Queue* queues_ = nullptr;
+  std::uint32_t record_ = 0;
+};
+
+/// Adds `from` to `into` element by element (`into` takes `from`'s size when empty).
+void add_vector(std::vector<std::uint64_t>& into, const std::vector<std::uint64_t>& from) {
+  if (into.empty()) into.assign(from.size(), 0);
+  for (std::size_t i = 0; i < from.size(); ++i) into[i] += from[i];
+}
+
+/// Adds a worker's share of a kernel's statistics to the kernel's: every count is a sum.
+void add_share(KernelStats& into, const KernelStats& from) {
+  into.records += from.records;
+  into.earlier_kernels_write_bytes += from.earlier_kernels_write_bytes;
+  for (std::size_t r = 0; r < from.instructions.size(); ++r)
+    into.instructions[r].c += from.instructions[r].c;
+  add_vector(into.traffic.l2_slice_sectors, from.traffic.l2_slice_sectors);
+  DramTraffic& d = into.traffic.dram;
+  const DramTraffic& f = from.traffic.dram;
+  add_vector(d.channel_bytes, f.channel_bytes);
+  d.read_bytes += f.read_bytes;
+  d.write_bytes += f.write_bytes;
+  d.row_hits += f.row_hits;
+  d.row_misses += f.row_misses;
+  d.flush_write_bytes += f.flush_write_bytes;
+}
+
+void add_units(TrafficProfile& into, const TrafficProfile& from) {
+  add_vector(into.sm_l1_sectors, from.sm_l1_sectors);
+  add_vector(into.sm_shared_wavefronts, from.sm_shared_wavefronts);
+  into.load_requests += from.load_requests;
+}
+
+/// The types of a run with the cached hierarchy.
+template <ReplacementPolicy L1P, ReplacementPolicy L2Policy>
+struct CachedRun {
+  using Stage = L1Stage<L1P, L2Policy>;
+  using StagePtr = std::unique_ptr<Stage>;
+  using L2 = L2Cache<L2Policy>;
+  using L2P = L2Policy;
+};
+/// ... and of a cold-only run.
+struct ColdRun {
+  using Stage = void;
+  using StagePtr = int;
+  using L2 = int;
+  using L2P = void;
+};
+
+/// The parallel replay of a stream of kernels (parallel_engine.h), `Run` one of the above.
+template <class Run>
+class ParallelReplayer {
+  static constexpr bool kColdOnly = std::is_same_v<Run, ColdRun>;
+  using Stage = typename Run::Stage;
+  using L2P = typename Run::L2P;
+
+  struct Worker {
+    Worker(const SimConfig& cfg, typename Run::StagePtr s)
+        : stage(std::move(s)), r(cfg, raw(stage)), charges(cfg.dram) {}
+    static auto raw(const typename Run::StagePtr& p) {
+      if constexpr (kColdOnly)
+        return p;
+      else
+        return p.get();
+    }
+
+    typename Run::StagePtr stage;
+    RecordReplay<Stage> r;  ///< its share of the kernel's statistics in r.cold, r.cached
+    // Cached mode's L2 side: its slices [first_slice, end_slice).
+    L2DramCharges charges;
+    SliceGroups groups;
+    std::uint32_t first_slice = 0, end_slice = 0;
+    std::vector<std::uint32_t> run_cursor, bytes_cursor;  ///< per source worker, while merging
+  };
+
+ public:
+  ParallelReplayer(const SimConfig& cfg, const RunOptions& opts)
+      : cfg_(cfg), opts_(opts), team_(opts.threads), sms_(cfg.gpu.sm_count) {
+    const unsigned n = team_.size();
+    if constexpr (!kColdOnly) {
+      std::vector<L2P> policies;
+      for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
+        policies.push_back(make_policy<L2P>(cfg.l2.seed + s));
+      l2_ = std::make_unique<typename Run::L2>(cfg.l2, policies);
+      queues_.resize(std::size_t{2} * n * n);
+      slice_owner_.resize(cfg.l2.slices);
+    }
+    for (unsigned t = 0; t < n; ++t) {
+      if constexpr (kColdOnly) {
+        workers_.push_back(std::make_unique<Worker>(cfg, 0));
+      } else {
+        workers_.push_back(
+            std::make_unique<Worker>(cfg, std::make_unique<Stage>(cfg, *l2_, slice_owner_)));
+        Worker& w = *workers_.back();
+        // Contiguous ranges: the slices' per-slice counters of two workers share a host cache
+        // line at most at the ranges' edges.
+        w.first_slice = static_cast<std::uint32_t>(std::uint64_t{cfg.l2.slices} * t / n);
+        w.end_slice = static_cast<std::uint32_t>(std::uint64_t{cfg.l2.slices} * (t + 1) / n);
+        for (std::uint32_t s = w.first_slice; s < w.end_slice; ++s)
+          slice_owner_[s] = static_cast<std::uint16_t>(t);
+        w.run_cursor.resize(n);
+        w.bytes_cursor.resize(n);
+      }
+    }
+  }
+
+  void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
+    // Records are decoded on a reading thread of their own, even compact .gmt ones (which the
+    // sequential replay decodes itself), with partial strided lanes (completed where needed): on
+    // this thread, decoding would hold every worker up. Not from standard input (as
+    // simulator.cc's).
+    PartialStridedLanes partial(reader);
+    if (opts_.read_ahead && reader.source_name() != "-") {
+      trace::ReadAhead ahead(reader, kBatchRecords, kReadAheadDepth);
+      replay_from(ahead, out);
+    } else {
+      DirectBatches direct{reader, std::vector<WarpInstr>(kBatchRecords)};
+      replay_from(direct, out);
+    }
+  }
+
+ private:
+  template <class Batches>
+  void replay_from(Batches& source, std::vector<KernelStats>& out) {
+    KernelInfo kernel;
+    while (source.next_kernel(kernel)) {
+      if (!replays_kernel(opts_, kernel.id)) continue;
+      begin_kernel(kernel);
+      for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch()) {
+        number(batch);
+        auto phase = [&](unsigned t) {
+          Worker& w = *workers_[t];
+          if constexpr (!kColdOnly) drain_l2(w, t);
+          replay_records(w, t, batch);
+        };
+        team_.run(phase);
+        parity_ ^= 1;
+      }
+      auto last = [&](unsigned t) { end_share(*workers_[t], t); };
+      team_.run(last);
+      end_kernel(out);
+    }
+  }
+
+  void begin_kernel(const KernelInfo& kernel) {
+    start_kernel(kernel, cfg_, opts_, cold_, cached_, traffic_);
+    rows_ = InstrTable();
+    std::uint64_t l1_bytes = 0;
+    if (cached_) {
+      const KernelPlacement placement = place_kernel(cached_->kernel, cfg_);
+      cached_->resident_ctas_per_sm = placement.resident_ctas_per_sm;
+      cached_->carveout_kb = placement.carveout_kb;
+      cached_->l1_bytes = l1_bytes = placement.l1_bytes;
+    }
+    for (auto& worker : workers_) {
+      RecordReplay<Stage>& r = worker->r;
+      r.cold = cold_ ? std::make_optional<KernelStats>() : std::nullopt;
+      r.cached = cached_ ? std::make_optional<KernelStats>() : std::nullopt;
+      r.traffic = TrafficProfile{};
+      r.traffic.sm_l1_sectors.assign(cfg_.gpu.sm_count, 0);
+      r.traffic.sm_shared_wavefronts.assign(cfg_.gpu.sm_count, 0);
+      if (cold_) r.cold_model.begin_kernel();
+      if constexpr (!kColdOnly)
+        if (cached_) {
+          worker->stage->begin_kernel(l1_bytes);
+          worker->charges.stats = &*r.cached;
+          ++worker->charges.kernel_seq;
+        }
+    }
+  }
+
+  /// Before a phase, on this thread: each record's row (new rows added to the kernel's and every
+  /// worker's statistics) and SM.
+  void number(std::span<WarpInstr> batch) {
+    rows_of_.resize(batch.size());
+    sm_of_.resize(batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const WarpInstr& w = batch[i];
+      bool created = false;
+      rows_of_[i] = rows_.row(w, created);
+      sm_of_[i] = sm_of(w, sms_);
+      if (!created) continue;
+      const InstrStats row = workers_[0]->r.new_row(w);
+      if (cold_) cold_->instructions.push_back(row);
+      if (cached_) cached_->instructions.push_back(row);
+      for (auto& worker : workers_) worker->r.add_row(w);
+    }
+  }
+
+  /// Worker t's share of a phase's records: those of its SMs, in trace order.
+  void replay_records(Worker& w, unsigned t, std::span<WarpInstr> batch) {
+    const unsigned n = team_.size();
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (sm_of_[i] % n != t) continue;
+      if constexpr (!kColdOnly)
+        w.stage->target(&queue(parity_, t, 0), static_cast<std::uint32_t>(i));
+      w.r.add(batch[i], rows_of_[i], sm_of_[i]);
+    }
+  }
+
+  /// Worker t replays the L2 accesses queued for its slices in the previous phase: merged back
+  /// into trace order by record, one slice at a time.
+  void drain_l2(Worker& w, unsigned t) {
+    const unsigned n = team_.size();
+    const unsigned from_parity = parity_ ^ 1;
+    w.groups.reset(w.first_slice, w.end_slice - w.first_slice);
+    std::size_t total = 0;
+    for (unsigned s = 0; s < n; ++s) {
+      const L2Queue& q = queue(from_parity, s, t);
+      for (const QueuedAccess& e : q.entries) w.groups.count(e.slice);
+      total += q.entries.size();
+      w.run_cursor[s] = 0;
+      w.bytes_cursor[s] = 0;
+    }
+    if (total == 0) return;
+    w.groups.close();
+    static const ByteMasks kNoBytes{};
+    for (;;) {
+      // The source whose next run is the earliest record (records of different sources differ).
+      unsigned best = n;
+      std::uint32_t best_record = 0;
+      for (unsigned s = 0; s < n; ++s) {
+        const L2Queue& q = queue(from_parity, s, t);
+        if (w.run_cursor[s] == q.runs.size()) continue;
+        const std::uint32_t record = q.runs[w.run_cursor[s]].record;
+        if (best == n || record < best_record) {
+          best = s;
+          best_record = record;
+        }
+      }
+      if (best == n) break;
+      const L2Queue& q = queue(from_parity, best, t);
+      const std::size_t run = w.run_cursor[best]++;
+      const std::size_t end = run + 1 < q.runs.size() ? q.runs[run + 1].begin : q.entries.size();
+      for (std::size_t k = q.runs[run].begin; k < end; ++k) {
+        const QueuedAccess& e = q.entries[k];
+        w.groups.place(e, writes_l2(e.kind) ? q.write_bytes[w.bytes_cursor[best]++] : kNoBytes);
+      }
+    }
+    w.groups.replay(*l2_, w.r.cached->instructions, w.charges.kernel_seq, w.charges);
+    for (unsigned s = 0; s < n; ++s) queue(from_parity, s, t).clear();
+  }
+
+  /// Worker t's end of the kernel: its last L2 accesses, its slices flushed (unless the L2
+  /// persists), its cold model's deferred charges, its DRAM traffic.
+  void end_share(Worker& w, unsigned t) {
+    if (cold_) w.r.cold_model.end_kernel(*w.r.cold, w.r.traffic);
+    if constexpr (!kColdOnly) {
+      if (!cached_) return;
+      drain_l2(w, t);
+      w.charges.flushing = true;
+      if (!cfg_.l2.persist_across_kernels)
+        l2_->flush(w.charges, /*keep=*/false, w.first_slice, w.end_slice);
+      w.charges.flushing = false;
+      w.r.cached->traffic.dram = w.charges.dram.finish();
+      w.charges.stats = nullptr;
+    }
+  }
+
+  /// Sums the workers' shares, in worker order, and finishes the kernel.
+  void end_kernel(std::vector<KernelStats>& out) {
+    for (auto& worker : workers_) {
+      if (cold_) add_share(*cold_, *worker->r.cold);
+      if (cached_) add_share(*cached_, *worker->r.cached);
+      add_units(traffic_, worker->r.traffic);
+    }
+    if constexpr (!kColdOnly)
+      if (cached_) cached_->traffic.l2_slice_sectors = l2_->take_slice_sectors();
+    finish_kernel(cold_, cached_, traffic_, cfg_, opts_, out);
+  }
+
+  L2Queue& queue(unsigned parity, unsigned from, unsigned to) {
+    const std::size_t n = team_.size();
+    return queues_[(parity * n + from) * n + to];
+  }
+
+  const SimConfig& cfg_;
+  const RunOptions& opts_;
+  ThreadTeam team_;
+  FastDiv32 sms_;
+  std::unique_ptr<typename Run::L2> l2_;    ///< cached mode's, shared by the workers
+  std::vector<std::uint16_t> slice_owner_;  ///< per L2 slice: its worker
+  std::vector<L2Queue> queues_;             ///< [phase parity][from worker][to worker]
+  unsigned parity_ = 0;                     ///< the queues this phase's records fill
+  std::vector<std::unique_ptr<Worker>> workers_;
+  InstrTable rows_;
+  std::vector<std::uint32_t> rows_of_, sm_of_;  ///< per record of the batch
+  std::optional<KernelStats> cold_, cached_;    ///< the kernel's statistics (the sums)
+  TrafficProfile traffic_;
+};
+
+template <class F>
+std::vector<KernelStats> run_parallel(const SimConfig& cfg, const RunOptions& opts, F feed) {
+  std::vector<KernelStats> out;
+  if (opts.mode == SimMode::Cold) {
+    ParallelReplayer<ColdRun> r(cfg, opts);
+    feed(r, out);
+    return out;
+  }
+  with_policies(cfg, [&]<class L1P, class L2P>() {
+    ParallelReplayer<CachedRun<L1P, L2P>> r(cfg, opts);
+    feed(r, out);
+  });
+  return out;
+}
+
+}  // namespace
+
+bool parallel_replay_exact(const SimConfig& cfg) {
+  return l2_batches_exact(cfg);
+}
+
+std::vector<KernelStats> simulate_parallel(trace::TraceReader& reader, const SimConfig& cfg,
+                                           const RunOptions& opts) {
+  return run_parallel(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
+    replayer.replay(reader, out);
+  });
+}
+
+std::vector<KernelStats> simulate_parallel(const std::vector<std::string>& traces,
+                                           const SimConfig& cfg, const RunOptions& opts) {
+  return run_parallel(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
+    for (const std::string& path : traces) {
+      auto reader = trace::open_trace_reader(path);
+      replayer.replay(*reader, out);
+    }
+  });
+}
+
+}  // namespace gms
