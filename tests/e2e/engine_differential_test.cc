@@ -26,6 +26,7 @@
 #include "sim/report/report.h"
 #include "tests/e2e/mixed_traces.h"
 #include "tests/e2e/random_trace.h"
+#include "tests/e2e/report_text.h"
 #include "tests/test_paths.h"
 #include "tests/tools/cli/cli_runner.h"
 #include "trace/import/formats.h"
@@ -34,76 +35,10 @@ namespace gms {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// What a run reports, as text: the JSON report, then what the JSON leaves out; or its error.
-std::string report_text(const std::vector<KernelStats>& kernels, const SimConfig& cfg) {
-  std::ostringstream out;
-  print_report(out, RunReport{cfg, {"trace"}, kernels}, ReportFormat::Json);
-  auto list = [](const std::vector<std::uint64_t>& v) {
-    return fmt::format("{}", fmt::join(v, ","));
-  };
-  for (const KernelStats& k : kernels) {
-    const TrafficProfile& t = k.traffic;
-    const DramTraffic& d = t.dram;
-    out << fmt::format("kernel {} {} flops={} arch={} records={}\n", k.kernel.id,
-                       kernel_mode_name(k.mode), k.kernel.flops, k.kernel.arch, k.records);
-    for (const auto& [key, value] : k.kernel.params) out << fmt::format(" {}={}", key, value);
-    out << fmt::format("\nsm_l1_sectors {}\nsm_shared_wavefronts {}\nl2_slice_sectors {}\n",
-                       list(t.sm_l1_sectors), list(t.sm_shared_wavefronts),
-                       list(t.l2_slice_sectors));
-    out << fmt::format("dram channel_bytes {}\ndram read {} write {} flush {} rows {}/{}\n",
-                       list(d.channel_bytes), d.read_bytes, d.write_bytes, d.flush_write_bytes,
-                       d.row_hits, d.row_misses);
-    out << fmt::format("load_requests {} placement {} {} {} earlier_writes {}\n", t.load_requests,
-                       k.resident_ctas_per_sm, k.carveout_kb, k.l1_bytes,
-                       k.earlier_kernels_write_bytes);
-    const TimeEstimate& e = k.time;
-    out << fmt::format("time {:a} {:a} {:a} {:a} {:a} {:a} {} {:a} {:a} {:a} {:a} {:a} {:a}\n",
-                       e.dram_ns, e.l2_ns, e.l1_ns, e.latency_ns, e.overhead_ns, e.estimate_ns,
-                       bound_name(e.bound), e.waves, e.dram_efficiency, e.avg_load_latency_ns,
-                       e.dram_gbps, e.l2_gbps, e.l1_gbps);
-    const Roofline& r = k.roofline;
-    out << fmt::format("roofline {} {} {:a} {:a} {:a} {:a} {}\n", r.known, r.flops, r.intensity,
-                       r.intensity_cold, r.balance, r.attainable_flops_per_s,
-                       roofline_bound_name(r.bound));
-    for (const InstrStats& row : k.instructions)
-      out << fmt::format("row {} {} {} {}\n", row.inst, op_name(row.op), row.size,
-                         row.segment_bytes);
-  }
-  return out.str();
-}
-
-/// One replay's report text (or error), with the per-unit vectors kept.
-template <class Source>
-std::string replay_text(const Source& source, const SimConfig& cfg, RunOptions opts) {
-  opts.keep_unit_traffic = true;
-  try {
-    if constexpr (std::is_same_v<Source, std::vector<std::string>>) {
-      return report_text(simulate(source, cfg, opts), cfg);
-    } else {  // one trace through the reader overload
-      auto reader = trace::open_trace_reader(source);
-      return report_text(simulate(*reader, cfg, opts), cfg);
-    }
-  } catch (const SimError& e) {
-    return std::string("error: ") + e.what() + "\n";
-  }
-}
-
-/// True when `fast` is `reference`; else adds a failure that shows the first line that differs,
-/// with its neighbours, under `what`.
-bool same_text(const std::string& reference, const std::string& fast, const std::string& what) {
-  if (reference == fast) return true;
-  std::istringstream a(reference), b(fast);
-  std::string la, lb, before;
-  int line = 1;
-  while (std::getline(a, la) && std::getline(b, lb) && la == lb) {
-    before = la;
-    ++line;
-  }
-  ADD_FAILURE() << what << ": the engines differ at line " << line << " of the report\n"
-                << "  before:    " << before << "\n  reference: " << la << "\n  fast:      " << lb;
-  return false;
-}
+using test::files_in;
+using test::replay_text;
+using test::same_text;
+using test::suite_traces;
 
 constexpr SimMode kModes[] = {SimMode::Cold, SimMode::Cached, SimMode::Both};
 const char* mode_name(SimMode m) {
@@ -121,27 +56,10 @@ bool engines_agree(const std::vector<std::string>& traces, const SimConfig& cfg,
   if (!both_ways) return true;
   opts.read_ahead = false;
   opts.cached_batch_lines = 64;
-  return same_text(reference, replay_text(traces, cfg, opts), what + " (fast, 64-line batches)");
-}
-
-std::vector<std::string> files_in(const std::string& dir, const std::string& ext) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ext) out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-/// The suite's traces: every mixed trace of tests/e2e/mixed_traces.h and every wtrace of
-/// tests/data.
-std::vector<std::string> suite_traces(const test::TempDir& dir) {
-  std::vector<std::string> traces = {dir.file("repeat.wtrace"), dir.file("scattered.wtrace"),
-                                     dir.file("partial.wtrace")};
-  std::ofstream(traces[0]) << test::repeat_trace();
-  std::ofstream(traces[1]) << test::scattered_trace();
-  std::ofstream(traces[2]) << test::partial_write_trace();
-  for (const std::string& t : files_in(test::data_path(""), ".wtrace")) traces.push_back(t);
-  return traces;
+  if (!same_text(reference, replay_text(traces, cfg, opts), what + " (fast, 64-line batches)"))
+    return false;
+  opts.threads = 3;  // the parallel replay (parallel_replay_test.cc tries more thread counts)
+  return same_text(reference, replay_text(traces, cfg, opts), what + " (fast, 3 threads)");
 }
 
 class PresetTest : public testing::TestWithParam<std::string> {};
@@ -229,6 +147,7 @@ bool random_case_agrees(std::uint64_t seed) {
       opts.engine = Engine::Fast;
       opts.read_ahead = r.chance(50);
       opts.cached_batch_lines = r.chance(50) ? 0 : 1 + r.below(300);
+      opts.threads = 1 + static_cast<unsigned>(r.below(4));
       ok = same_text(reference, replay_text(binary, cfg, opts), in_mode + " (fast, .gmt)");
     }
     if (ok) ok = engines_agree({text, binary}, cfg, opts, in_mode + " (two traces)");

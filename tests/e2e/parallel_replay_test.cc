@@ -1,0 +1,195 @@
+// The parallel replay (RunOptions::threads, sim/replay/parallel_engine.h) must report the same,
+// byte for byte, as the reference engine and the sequential fast one, for any number of threads:
+// on the suite's mixed traces and random traces, in every mode, with 1, 2, 3 and 8 threads.
+// These tests are also built under ThreadSanitizer (.ci/tsan.sh).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/config/config.h"
+#include "sim/core/error.h"
+#include "sim/host/thread_team.h"
+#include "sim/replay/parallel_engine.h"
+#include "sim/replay/simulator.h"
+#include "tests/e2e/mixed_traces.h"
+#include "tests/e2e/random_trace.h"
+#include "tests/e2e/report_text.h"
+#include "tests/test_paths.h"
+#include "tests/tools/cli/cli_runner.h"
+
+namespace gms {
+namespace {
+
+constexpr SimMode kModes[] = {SimMode::Cold, SimMode::Cached, SimMode::Both};
+constexpr unsigned kThreadCounts[] = {1, 2, 3, 8};
+
+const char* mode_name(SimMode m) {
+  return m == SimMode::Cold ? "cold" : m == SimMode::Cached ? "cached" : "both";
+}
+
+/// The reference's report of `traces` against the fast engine's on every thread count, every
+/// mode; false after the first difference.
+bool thread_counts_agree(const std::vector<std::string>& traces, const SimConfig& cfg,
+                         const std::string& what, RunOptions opts = {}) {
+  for (const SimMode mode : kModes) {
+    opts.mode = mode;
+    opts.engine = Engine::Reference;
+    opts.threads = 1;
+    const std::string reference = test::replay_text(traces, cfg, opts);
+    opts.engine = Engine::Fast;
+    for (const unsigned threads : kThreadCounts) {
+      opts.threads = threads;
+      if (!test::same_text(reference, test::replay_text(traces, cfg, opts),
+                           fmt::format("{}, mode {}, {} threads", what, mode_name(mode), threads)))
+        return false;
+    }
+  }
+  return true;
+}
+
+TEST(ParallelReplayTest, TheDefaultPresetReplaysInParallel) {
+  // Otherwise the tests below would compare the sequential replay with itself.
+  const SimConfig cfg = load_config({});
+  EXPECT_TRUE(parallel_replay_exact(cfg));
+  SimConfig rows = cfg;
+  apply_config_text(rows, "[dram]\nrow_model = true\n", "test");
+  EXPECT_FALSE(parallel_replay_exact(rows));
+}
+
+TEST(ParallelReplayTest, MixedTracesAgreeOnEveryThreadCountAndMode) {
+  test::TempDir dir;
+  const std::vector<std::string> traces = test::suite_traces(dir);
+  // The mixed traces (the first three: more records than one batch of the parallel replay) on
+  // two presets, the suite's small traces as one stream, and a sweep-like run of one kernel.
+  for (const char* preset : {"hopper-h200", "volta-v100"}) {
+    const SimConfig cfg =
+        load_config({{test::source_path("configs/" + std::string(preset) + ".ini")}, {}});
+    for (std::size_t t = 0; t < 3; ++t)
+      ASSERT_TRUE(thread_counts_agree({traces[t]}, cfg, traces[t] + " on " + preset));
+    ASSERT_TRUE(thread_counts_agree({traces.begin() + 3, traces.end()}, cfg,
+                                    std::string("the suite's traces as one stream on ") + preset));
+  }
+  RunOptions one_kernel;
+  one_kernel.kernel_ids = {1};
+  one_kernel.flops[1] = 12345;
+  EXPECT_TRUE(thread_counts_agree({traces[0]}, load_config({}), "kernel 1 only", one_kernel));
+}
+
+TEST(ParallelReplayTest, RandomTracesAgreeOnEveryThreadCountAndMode) {
+  test::TempDir dir;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const std::string trace = dir.file("random" + std::to_string(seed) + ".wtrace");
+    std::ofstream(trace) << test::random_trace(seed);
+    SimConfig cfg = load_config({});
+    // Some with write-back-heavy small L2s, persisting across kernels, odd slice counts.
+    if (seed % 2 == 0)
+      apply_config_text(cfg, "[l2]\nsize_kb = 320\nslices = 5\npersist_across_kernels = true\n",
+                        "test");
+    if (seed % 3 == 0)
+      apply_config_text(cfg, "[l1]\npolicy = fifo\n[l2]\npolicy = random\n", "test");
+    ASSERT_TRUE(thread_counts_agree({trace}, cfg, "random trace " + std::to_string(seed)));
+  }
+}
+
+/// SMs that take turns on a small pool of lines, loads, stores and atomics of different
+/// instructions: which of them hits, and which dirtied a line last, depends on the order in which
+/// the L2 sees them, across the workers that own the SMs.
+std::string shared_lines_trace() {
+  std::string body = "#wtrace 1\n";
+  const char* ops[] = {"LDG", "STG", "LDG", "ATOMG", "LDG", "STG", "RED"};
+  for (int k = 0; k < 2; ++k) {
+    body += fmt::format("#kernel id={} name=shared{} grid=64,1,1 block=128,1,1\n", k, k);
+    for (std::uint64_t i = 0; i < 9000; ++i) {
+      const std::uint64_t pool = i % 3 == 0 ? 4096 : 48;  // lines: beyond and within the L2
+      const std::uint64_t line = (i * 2654435761u) % pool;
+      body += fmt::format("{} {} 4 {} {} 0 {} @0x{:x}:4\n", i % 7, ops[i % 7], i % 5, i % 64,
+                          i % 4 == 1 ? "0000ffff" : "ffffffff", 0x200000 + line * 128);
+    }
+  }
+  return body;
+}
+
+TEST(ParallelReplayTest, SmsSharingLinesAgreeOnEveryThreadCountAndMode) {
+  test::TempDir dir;
+  const std::string trace = dir.file("shared.wtrace");
+  std::ofstream(trace) << shared_lines_trace();
+  SimConfig cfg = load_config({});
+  apply_config_text(cfg, "[l2]\nsize_kb = 256\nslices = 4\n", "test");
+  EXPECT_TRUE(thread_counts_agree({trace}, cfg, "SMs sharing lines"));
+}
+
+TEST(ParallelReplayTest, AnErrorIsTheSequentialReplaysError) {
+  test::TempDir dir;
+  const std::string trace = dir.file("bad.wtrace");
+  std::ofstream(trace) << test::repeat_trace() << "3 LDG 4 0 0 0 ffffffff @0x100:4\n"
+                       << "not a record\n";
+  for (const SimMode mode : kModes) {
+    RunOptions opts;
+    opts.mode = mode;
+    const std::string sequential =
+        test::replay_text(std::vector<std::string>{trace}, load_config({}), opts);
+    ASSERT_NE(sequential.find("error: "), std::string::npos) << sequential;
+    for (const unsigned threads : {2u, 8u}) {
+      opts.threads = threads;
+      EXPECT_EQ(test::replay_text(std::vector<std::string>{trace}, load_config({}), opts),
+                sequential);
+    }
+  }
+}
+
+TEST(ParallelReplayTest, CliTakesTheThreads) {
+  const std::string trace = test::data_path("d_tiled_n8_t4.wtrace");
+  const test::CliResult one =
+      test::run_cli("run " + trace + " --mode both --format json --threads 1");
+  const test::CliResult four =
+      test::run_cli("run " + trace + " --mode both --format json --threads 4");
+  const test::CliResult all = test::run_cli("run " + trace + " --mode both --format json");
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(four.out, one.out);
+  EXPECT_EQ(all.out, one.out);
+  const test::CliResult reference =
+      test::run_cli("run " + trace + " --engine reference --threads 2");
+  EXPECT_EQ(reference.status, 1);
+  EXPECT_NE(reference.err.find("--threads 2: the reference engine replays on one thread"),
+            std::string::npos)
+      << reference.err;
+  EXPECT_NE(test::run_cli("run --help").out.find("--threads"), std::string::npos);
+}
+
+TEST(ThreadTeamTest, RunsEveryMemberInEveryPhase) {
+  ThreadTeam team(4);
+  ASSERT_EQ(team.size(), 4u);
+  std::vector<std::atomic<int>> calls(4);
+  auto count = [&](unsigned m) { ++calls[m]; };
+  for (int phase = 0; phase < 1000; ++phase) team.run(count);
+  for (const auto& c : calls) EXPECT_EQ(c.load(), 1000);
+}
+
+TEST(ThreadTeamTest, RethrowsTheLowestMembersErrorAfterAllReturn) {
+  ThreadTeam team(3);
+  std::atomic<int> returned{0};
+  auto fail_two = [&](unsigned m) {
+    ++returned;
+    if (m >= 1) throw std::runtime_error("member " + std::to_string(m));
+  };
+  try {
+    team.run(fail_two);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "member 1");
+  }
+  EXPECT_EQ(returned.load(), 3);
+  // The team still works.
+  std::atomic<int> again{0};
+  auto count = [&](unsigned) { ++again; };
+  team.run(count);
+  EXPECT_EQ(again.load(), 3);
+}
+
+}  // namespace
+}  // namespace gms
