@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "python/trace_builder.h"
 #include "sim/core/error.h"
@@ -50,12 +51,10 @@ Result run(const std::vector<std::string>& traces, const TraceBuilder* builder,
   RunOptions opts;
   opts.mode = parse_sim_mode(mode);
   opts.kernel_ids = kernels;
-  if (threads) {
-    if (*threads != 1 && *threads != 2)
-      fail("run: threads={} (1: replay on the calling thread only; 2: read ahead on a second)",
-           *threads);
-    opts.read_ahead = *threads == 2;
-  }
+  // As `gpumemsim run --threads`: all cores by default; 1 replays on the calling thread only.
+  if (threads && *threads == 0) fail("run: threads=0 (at least 1; None for one per core)");
+  opts.threads = threads ? *threads : std::max(1u, std::thread::hardware_concurrency());
+  if (opts.threads == 1) opts.read_ahead = false;
   {
     py::gil_scoped_release release;
     if (builder != nullptr) {

@@ -148,8 +148,8 @@ def run(traces, config=None, set=None, mode="cold", kernels=None, threads=None):
     """Replays `traces` (a path, a list of paths, or a TraceBuilder) as `gpumemsim run` does.
     config: preset names or .ini files applied in order over the built-in hopper-h200; set: a
     dict {"section.key": value} or "section.key=value" strings; mode: cold, cached or both;
-    kernels: replay only these ids; threads: 1 replays on the calling thread only, 2 (the
-    default) reads the trace ahead on a second thread."""
+    kernels: replay only these ids; threads: the replay's threads (None, the default: one per
+    core; 1: the calling thread only), the results are the same for any number."""
     builder = traces._native if isinstance(traces, TraceBuilder) else None
     paths = [] if builder is not None else _strings(traces, "traces")
     ids = [int(k) for k in ([] if kernels is None else np.atleast_1d(kernels))]

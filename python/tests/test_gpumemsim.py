@@ -61,6 +61,14 @@ def test_set_and_kernels_as_the_program_takes_them():
     assert [k["id"] for k in r.kernels] == [2, 4]
 
 
+def test_threads_give_the_same_results():
+    one = gpumemsim.run(EXAMPLE, mode="both", threads=1)
+    for threads in (2, 3, None):
+        assert gpumemsim.run(EXAMPLE, mode="both", threads=threads).kernels == one.kernels
+    with pytest.raises(gpumemsim.Error, match="threads=0"):
+        gpumemsim.run(EXAMPLE, threads=0)
+
+
 def test_instruction_frame_is_the_csv_report():
     r = gpumemsim.run(EXAMPLE, config="kepler-k40-ca", mode="cached")
     csv = cli("run", EXAMPLE, "--config", "kepler-k40-ca", "--mode", "cached",

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "sim/config/config.h"
 #include "sim/core/error.h"
@@ -42,6 +43,15 @@ Engine parse_engine(const std::string& name) {
   fail("--engine '{}': expected fast or reference", name);
 }
 
+/// --threads: 0 is one per core; the reference engine replays on one thread only.
+unsigned threads_option(unsigned threads, Engine engine) {
+  if (engine == Engine::Reference) {
+    if (threads > 1) fail("--threads {}: the reference engine replays on one thread", threads);
+    return 1;
+  }
+  return threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
 }  // namespace
 
 int cmd_run(const std::vector<std::string>& args) {
@@ -58,6 +68,8 @@ int cmd_run(const std::vector<std::string>& args) {
       ("engine", po::value<std::string>()->default_value("fast"),
        "fast (memo, batches, shortcuts) or reference (record by record, in trace order: the "
        "model's specification); the results are the same")
+      ("threads", po::value<unsigned>()->default_value(0),
+       "replay on this many threads (0: one per core); the results are the same for any number")
       ("kernel", po::value<std::vector<std::uint32_t>>()->composing(),
        "replay only this kernel id (repeatable)")
       ("flops", po::value<std::vector<std::string>>()->composing(),
@@ -72,7 +84,8 @@ int cmd_run(const std::vector<std::string>& args) {
   const std::vector<std::string> traces = parse_trace_args(
       args, "run",
       "usage: gpumemsim run TRACE... [--config NAME|FILE] [--set KEY=VALUE]... "
-      "[--mode cold|cached|both] [--engine fast|reference] [--kernel ID]... [--format "
+      "[--mode cold|cached|both] [--engine fast|reference] [--threads N] [--kernel ID]... "
+      "[--format "
       "table|csv|json|html] [-o FILE]\n"
       "Replays warp traces (wtrace text, .zst, .gmt, Accel-Sim kernelslist.g or .traceg[.xz],\n"
       "NVBit mem_trace logs; - for stdin) and reports\n"
@@ -93,6 +106,7 @@ int cmd_run(const std::vector<std::string>& args) {
   RunOptions opts;
   opts.mode = parse_sim_mode(vm["mode"].as<std::string>());
   opts.engine = parse_engine(vm["engine"].as<std::string>());
+  opts.threads = threads_option(vm["threads"].as<unsigned>(), opts.engine);
   if (vm.count("flops")) opts.flops = parse_flops(vm["flops"].as<std::vector<std::string>>());
   if (vm.count("kernel")) opts.kernel_ids = vm["kernel"].as<std::vector<std::uint32_t>>();
 

@@ -160,12 +160,13 @@ std::string sweep_header(const SweepSpec& spec, const SweepShard& shard) {
 
 /// Simulates one point and formats its rows.
 std::string run_point(const SweepSpec& spec, const SimConfig& cfg, std::size_t point,
-                      SweepProgress* progress) {
+                      unsigned threads, SweepProgress* progress) {
   auto reader = trace::open_trace_reader(spec.traces[point / sweep_configurations(spec)]);
   CountingReader counted(*reader, progress ? &progress->records : nullptr);
   RunOptions opts;
   opts.mode = spec.mode;
   opts.read_ahead = false;  // the sweep's workers already keep every core busy
+  opts.threads = threads;   // more than 1 when there are fewer points than jobs
   return sweep_point_rows(spec, point, simulate(counted, cfg, opts), progress);
 }
 
@@ -370,6 +371,7 @@ std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsign
     progress->points_done.store(resumed);
   }
   std::vector<std::exception_ptr> errors(points.size());
+  unsigned point_threads = 1;  // each point's replay threads (set below)
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   auto worker = [&] {
@@ -379,7 +381,7 @@ std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsign
       if (i >= points.size() || failed.load()) return;
       if (have[i]) continue;
       try {
-        texts[i] = run_point(spec, cfgs[points[i] % configs], points[i], progress);
+        texts[i] = run_point(spec, cfgs[points[i] % configs], points[i], point_threads, progress);
         if (journal != nullptr) journal->record(points[i], texts[i]);
         have[i] = 2;
       } catch (...) {
@@ -391,6 +393,8 @@ std::string run_sweep_csv(const SweepSpec& spec, const SweepShard& shard, unsign
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t n_threads =
       std::min<std::size_t>(jobs, std::max<std::size_t>(points.size() - resumed, 1));
+  // Fewer points than jobs: the cores left over replay within the points (parallel replay).
+  point_threads = static_cast<unsigned>(std::max<std::size_t>(1, jobs / n_threads));
   run_on_threads(n_threads, worker);
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
