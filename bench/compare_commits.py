@@ -8,6 +8,7 @@ hits both sides), and the table gives each side's best and median wall time and 
 best(HEAD): above 1 is faster. Both sides' outputs are compared byte for byte on every case.
 
 usage: bench/compare_commits.py BASE [HEAD] [--runs 5] [--dir /tmp/gms-compare] [--cases ...]
+                               [--threads 1]
   BASE, HEAD   commits (anything git rev-parse takes; HEAD defaults to the working tree's HEAD)
 """
 import argparse
@@ -60,6 +61,21 @@ def timed(cmd):
     return time.perf_counter() - start, out
 
 
+def cpu_name():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return "unknown CPU"
+
+
+def thread_args(binary, threads):
+    """`--threads N` for a binary that has the option (the parallel replay), else nothing: an
+    older commit replays on one thread."""
+    help_text = subprocess.run([binary, "run", "--help"], capture_output=True, text=True).stdout
+    return ["--threads", str(threads)] if "--threads" in help_text else []
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("base")
@@ -67,17 +83,16 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--dir", default="/tmp/gms-compare")
     ap.add_argument("--cases", default=",".join(CASES), help="comma-separated case names")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="replay threads of a commit that has --threads (default 1: both sides "
+                    "sequential)")
     args = ap.parse_args()
     repo = sh(["git", "rev-parse", "--show-toplevel"], capture_output=True).stdout.strip()
     os.makedirs(args.dir, exist_ok=True)
     base_sha, base = build(repo, args.base, args.dir)
     head_sha, head = build(repo, args.head, args.dir)
-    cpu = "unknown CPU"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+    cpu = cpu_name()
+    extra = {base: thread_args(base, args.threads), head: thread_args(head, args.threads)}
     print(f"BASE {base_sha}, HEAD {head_sha}; {args.runs} runs each, alternating; "
           f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")
     print(f"command: bench/compare_commits.py {args.base} {args.head} --runs {args.runs}\n")
@@ -90,7 +105,8 @@ def main():
         outputs = {}
         for _ in range(args.runs):
             for binary in (base, head):
-                seconds, out = timed([binary, "run", path, "--format", "json", *run_args])
+                seconds, out = timed([binary, "run", path, "--format", "json", *run_args,
+                                      *extra[binary]])
                 times[binary].append(seconds)
                 outputs[binary] = out
         if outputs[base] != outputs[head]:

@@ -54,7 +54,8 @@ def flat_memory(args):
     for records in (int(r) for r in args.flat_memory.split(",")):
         path = trace(args, "stream", records, "gmt")
         for mode in args.modes.split(","):
-            run_s, rss = timed([args.bin, "run", path, "--format", "json", "--mode", mode])
+            run_s, rss = timed([args.bin, "run", path, "--format", "json", "--mode", mode,
+                                "--threads", str(args.threads)])
             print(f"| {records:,} | {mode} | {run_s:.2f} | {records / run_s / 1e6:.2f} | {rss:.0f} |",
                   flush=True)
 
@@ -86,6 +87,9 @@ def main():
     ap.add_argument("--patterns", default="stream,random")
     ap.add_argument("--formats", default="gmt,wtrace.zst")
     ap.add_argument("--modes", default="cold,cached")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="run's --threads (default 1: the sequential replay's figures; "
+                    "bench/thread_scaling.py measures the parallel one)")
     ap.add_argument("--flat-memory", help="comma-separated record counts of the stream trace")
     ap.add_argument("--sweep-records", type=int, help="stream trace size for the sweep table")
     args = ap.parse_args()
@@ -107,7 +111,8 @@ def main():
             size = os.path.getsize(path)
             dec_s, _ = timed([args.bin, "info", path])
             for mode in args.modes.split(","):
-                run_s, rss = timed([args.bin, "run", path, "--format", "json", "--mode", mode])
+                run_s, rss = timed([args.bin, "run", path, "--format", "json", "--mode", mode,
+                                "--threads", str(args.threads)])
                 print(f"| {pattern} | {fmt} | {size / 2**20:.1f} | {size / args.records:.2f} | "
                       f"{args.records / dec_s / 1e6:.1f} | {mode} | {args.records / run_s / 1e6:.2f} | "
                       f"{rss:.0f} |", flush=True)

@@ -2,7 +2,8 @@
 # Every figure of bench/RESULTS.md from one command (issue 7): the Google Benchmark
 # microbenchmarks per stage, end-to-end throughput on the regular (stream) and irregular
 # (random) traces, peak memory from 10 million to GMS_BENCH_BIG_RECORDS (default 1 billion)
-# warp instructions, and sweep scaling on 1 vs 2 jobs. Generated traces stay in GMS_BENCH_DIR
+# warp instructions, sweep scaling on 1 vs 2 jobs, and the parallel replay (1 thread against
+# one per core). Generated traces stay in GMS_BENCH_DIR
 # (default /tmp/gms-bench; the 1-billion-record stream is about 1.3 MB as .gmt, the 10-million-
 # record random trace 1 GB). Build first:
 #   cmake -S . -B build-rel -G Ninja -DCMAKE_BUILD_TYPE=Release -DGMS_BUILD_CUDA=OFF
@@ -32,3 +33,6 @@ echo "## Memory from 10 million to $big warp instructions"
 echo
 echo "## Sweep scaling"
 "${e2e[@]}" --sweep-records 2000000
+echo
+echo "## Parallel replay: --threads 1 against one thread per core"
+python3 bench/thread_scaling.py --bin "$bin" --threads "$(nproc)" --dir "$dir"
