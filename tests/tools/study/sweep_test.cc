@@ -101,6 +101,19 @@ TEST(SweepTest, ThreadCountDoesNotChangeTheText) {
   EXPECT_EQ(run_sweep_csv(s, {}, 1), run_sweep_csv(s, {}, 5));
 }
 
+TEST(SweepTest, FewerPointsThanJobsReplayEachPointOnSeveralThreads) {
+  // 2 points on 8 jobs: each point's replay runs on 4 threads (the parallel replay), with the
+  // same text.
+  SweepSpec s;
+  s.traces = {test::data_path("example_stream.wtrace")};
+  s.axes = {parse_sweep_axis("l2.ways=8,16")};
+  s.preset_dirs = {test::source_path("configs")};
+  s.mode = SimMode::Both;
+  s.separate_runs = true;  // not one pass: the points themselves
+  s.per_instruction = true;
+  EXPECT_EQ(run_sweep_csv(s, {}, 8), run_sweep_csv(s, {}, 1));
+}
+
 TEST(SweepTest, ShardsMergeIntoTheSingleRunBytes) {
   SweepSpec s = two_trace_spec();
   s.per_instruction = true;
