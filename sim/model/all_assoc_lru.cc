@@ -1,0 +1,102 @@
+#include "sim/model/all_assoc_lru.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace gms {
+
+namespace {
+
+/// The distinct set counts, in increasing order.
+std::vector<std::uint32_t> distinct(std::vector<std::uint32_t> sets) {
+  std::sort(sets.begin(), sets.end());
+  sets.erase(std::unique(sets.begin(), sets.end()), sets.end());
+  return sets;
+}
+
+}  // namespace
+
+bool AllAssocLru::nests(const std::vector<std::uint32_t>& sets) {
+  const std::vector<std::uint32_t> d = distinct(sets);
+  if (d.empty() || d.size() > 16 || d[0] == 0) return false;
+  return std::all_of(d.begin(), d.end(), [&](std::uint32_t s) {
+    return s % d[0] == 0 && std::has_single_bit(s / d[0]);
+  });
+}
+
+AllAssocLru::AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
+                         std::uint32_t sectors_per_line, bool byte_masks)
+    : s0_div_(1), k_(shapes.size()), spl_(sectors_per_line) {
+  GMS_ASSERT(groups > 0 && !shapes.empty(), "empty all-associativity stack");
+  GMS_ASSERT(sectors_per_line >= 1 && sectors_per_line <= 8, "sectors per line");
+  std::vector<std::uint32_t> all_sets;
+  for (const Shape& s : shapes) {
+    if (s.ways == 0 || s.ways >= 0xffff) fail("all-associativity LRU: {} ways", s.ways);
+    all_sets.push_back(s.sets);
+  }
+  if (!nests(all_sets))
+    fail("all-associativity LRU: set counts that are not the smallest times powers of two");
+  const std::vector<std::uint32_t> sets = distinct(all_sets);
+  s0_ = sets[0];
+  s0_div_ = FastDiv32(s0_);
+  levels_ = static_cast<std::uint32_t>(sets.size());
+  std::vector<std::uint32_t> shift(levels_);
+  for (std::uint32_t l = 0; l < levels_; ++l)
+    shift[l] = static_cast<std::uint32_t>(std::countr_zero(sets[l] / s0_));
+  max_shift_ = shift.back();
+  q_mask_ = max_shift_ >= 32 ? ~0u : (1u << max_shift_) - 1;
+  for (std::uint32_t b = 0; b <= 32; ++b)
+    shared_levels_[b] = static_cast<std::uint32_t>(
+        std::count_if(shift.begin(), shift.end(), [&](std::uint32_t s) { return s <= b; }));
+  all_live_ = static_cast<std::uint16_t>((1u << levels_) - 1);
+
+  max_ways_.assign(levels_, 0);
+  for (const Shape& s : shapes) {
+    const auto l = static_cast<std::uint32_t>(std::lower_bound(sets.begin(), sets.end(), s.sets) -
+                                              sets.begin());
+    level_of_.push_back(l);
+    ways_.push_back(s.ways);
+    max_ways_[l] = std::max(max_ways_[l], s.ways);
+  }
+  by_level_.resize(k_);
+  std::iota(by_level_.begin(), by_level_.end(), 0u);
+  std::stable_sort(by_level_.begin(), by_level_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return level_of_[a] != level_of_[b] ? level_of_[a] < level_of_[b] : ways_[a] < ways_[b];
+  });
+  std::uint64_t cap = 0;
+  std::uint32_t first = 0;  // by_level_'s first configuration of level l
+  for (std::uint32_t l = 0; l < levels_; ++l) {
+    cut_at_.push_back(static_cast<std::uint32_t>(cuts_.size()));
+    std::uint32_t j = first;
+    for (std::uint32_t w = 0; w <= max_ways_[l] + 1; ++w) {
+      while (j < k_ && level_of_[by_level_[j]] == l && ways_[by_level_[j]] < w) ++j;
+      cuts_.push_back(j);
+    }
+    while (first < k_ && level_of_[by_level_[first]] == l) ++first;
+    cap += (std::uint64_t{1} << shift[l]) * max_ways_[l];
+  }
+  const std::uint64_t regions = std::uint64_t{groups} * s0_;
+  if (cap * regions > 0xffffffffu)
+    fail("all-associativity LRU: {} lines do not fit 32-bit slots", cap * regions);
+  cap_ = static_cast<std::uint32_t>(cap);
+  const std::size_t slots = static_cast<std::size_t>(cap * regions);
+  fill_.assign(regions, 0);
+  used_.assign(regions, 0);
+  free_.assign(regions, kNone);
+  entries_ = std::make_unique_for_overwrite<Entry[]>(slots);
+  live_ = std::make_unique_for_overwrite<std::uint16_t[]>(slots);
+  depth_ = std::make_unique_for_overwrite<std::uint16_t[]>(slots * levels_);
+  next_free_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots);
+  state_ = std::make_unique_for_overwrite<StackSectors[]>(slots * k_);
+  if (byte_masks) bytes_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots * k_ * spl_);
+  tag_ = std::make_unique_for_overwrite<std::uint64_t[]>(slots);
+  was_depth_.assign(levels_, 0);
+}
+
+void AllAssocLru::clear() {
+  std::fill(fill_.begin(), fill_.end(), 0u);
+  std::fill(used_.begin(), used_.end(), 0u);
+  std::fill(free_.begin(), free_.end(), kNone);
+}
+
+}  // namespace gms

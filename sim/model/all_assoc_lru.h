@@ -1,0 +1,199 @@
+#pragma once
+/// All-associativity simulation (Hill and Smith, "Evaluating Associativity in CPU Caches", IEEE
+/// Trans. Computers 38(12), 1989) for a sectored LRU cache: one replay of an access stream gives
+/// the state of the cache at every associativity of every set count s0 x 2^e at once, where
+/// StackLru (stack_lru.h) needs one stack per set count.
+///
+/// Set counts that double nest: two lines in the same set of 2s sets are in the same set of s
+/// sets. So the lines of one set of the smallest count s0 (a region) are kept in one recency list,
+/// most recent first, and a line's depth in its set at set count s0 x 2^e (its LRU position there)
+/// is the number of lines above it in the list that share that set. Lines x and y of one region
+/// share the set at s0 x 2^e exactly when their quotients local / s0 agree in the low e bits, so
+/// one xor and one count of trailing zeros give every set count a line above shares with the
+/// accessed one. When an access moves line x to the top, every line above it that shares x's set at
+/// a set count moves down one there; the one crossing from depth W - 1 to W leaves the W-way cache
+/// of that set count (its sectors are written back and cleared then, as in StackLru). Each line
+/// keeps its depth per set count while it is resident in the largest cache of that set count; a
+/// line resident in none is dropped, so a region holds at most sum over set counts of 2^e x max
+/// ways.
+///
+/// The cost of an access is the number of lines above it in its region (all of them on a miss),
+/// against the sum of the ways of the set counts for one stack per set count: it pays where the
+/// region is short (a footprint that fits) and the stacks would be far apart in memory.
+///
+///   AllAssocLru a(/*groups=*/1, {{32, 4}, {64, 2}, {64, 8}}, /*sectors=*/4, /*byte_masks=*/false);
+///   const std::uint32_t slot = a.access(0, key % 64, key, [](std::size_t c, auto key, auto slot)
+///   {}); for (std::size_t c = 0; c < 3; ++c) { std::uint8_t& v = a.state(slot, c).valid; ... }
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "sim/core/error.h"
+#include "sim/host/fast_div.h"
+#include "sim/model/stack_lru.h"
+
+namespace gms {
+
+class AllAssocLru {
+ public:
+  /// One configuration: `sets` sets per group, `ways` ways.
+  struct Shape {
+    std::uint32_t sets;
+    std::uint32_t ways;
+  };
+
+  /// True when these set counts can share one AllAssocLru: each is the smallest times a power of
+  /// two, and there are at most 16 distinct ones.
+  static bool nests(const std::vector<std::uint32_t>& sets);
+
+  /// `groups` independent groups (L2 slices) of sets; configuration c is `shapes[c]` (set counts
+  /// that nest()); lines of `sectors_per_line` sectors (at most 8); `byte_masks` as in StackLru.
+  AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
+              std::uint32_t sectors_per_line, bool byte_masks);
+
+  std::size_t configs() const { return level_of_.size(); }
+  /// The largest set count: pass `local` modulo it, or any value congruent to it.
+  std::uint32_t max_sets() const { return s0_ << max_shift_; }
+
+  /// Accesses line `key` of `group`, whose set in configuration c is local mod sets(c), and makes
+  /// it the most recent; returns its slot (for state(), bytes() and tag()). First, for every
+  /// configuration the access evicts a line from, calls on_evict(c, key, slot) while that line's
+  /// state for c is still readable, then clears it. A line new to every configuration starts
+  /// with no state anywhere; resident_before(c) tells whether it was in configuration c.
+  template <class OnEvict>
+  std::uint32_t access(std::uint32_t group, std::uint32_t local, std::uint64_t key,
+                       OnEvict&& on_evict) {
+    const std::uint32_t region = group * s0_ + s0_div_.mod(local);
+    const std::uint32_t q = s0_div_.div(local) & q_mask_;
+    Entry* e = entries_.get() + std::size_t{region} * cap_;
+    const std::uint32_t n = fill_[region];
+    std::uint32_t kept = 0, i = 0;
+    for (; i < n; ++i) {
+      const Entry y = e[i];
+      if (y.key == key) break;
+      const std::uint32_t z = q ^ y.q;
+      const std::uint32_t shared = shared_levels_[z == 0 ? 32 : std::countr_zero(z)];
+      std::uint16_t live = live_[y.slot];
+      std::uint16_t* depth = depth_.get() + std::size_t{y.slot} * levels_;
+      for (std::uint32_t l = 0; l < shared; ++l) {
+        if (!(live >> l & 1u)) continue;
+        const std::uint32_t d = ++depth[l];
+        const std::uint32_t* cut = cuts_.data() + cut_at_[l] + d;
+        for (std::uint32_t j = cut[0]; j < cut[1]; ++j) {
+          const std::uint32_t c = by_level_[j];
+          on_evict(std::size_t{c}, y.key, y.slot);
+          state_[std::size_t{y.slot} * k_ + c] = {};
+        }
+        if (d >= max_ways_[l]) live = static_cast<std::uint16_t>(live & ~(1u << l));
+      }
+      live_[y.slot] = live;
+      if (live == 0) {  // resident nowhere: its slot is free
+        next_free_[y.slot] = free_[region];
+        free_[region] = y.slot;
+        continue;
+      }
+      e[kept++] = y;
+    }
+    std::uint32_t slot;
+    std::uint32_t left;  // lines below the accessed one, which keep their places
+    if (i < n) {
+      slot = e[i].slot;
+      was_live_ = live_[slot];
+      std::memcpy(was_depth_.data(), depth_.get() + std::size_t{slot} * levels_,
+                  levels_ * sizeof(std::uint16_t));
+      left = n - i - 1;
+      if (kept != i) std::memmove(e + kept + 1, e + i + 1, left * sizeof *e);
+    } else {
+      was_live_ = 0;
+      left = 0;
+      if (free_[region] != kNone) {
+        slot = free_[region];
+        free_[region] = next_free_[slot];
+      } else {
+        slot = region * cap_ + used_[region]++;
+      }
+      std::fill_n(state_.get() + std::size_t{slot} * k_, k_, StackSectors{});
+    }
+    std::memmove(e + 1, e, kept * sizeof *e);
+    e[0] = {key, slot, q};
+    fill_[region] = kept + 1 + left;
+    GMS_ASSERT(fill_[region] <= cap_, "all-associativity region overflow");
+    live_[slot] = all_live_;
+    std::fill_n(depth_.get() + std::size_t{slot} * levels_, levels_, std::uint16_t{0});
+    return slot;
+  }
+
+  /// True when the line of the last access() was resident in configuration c before it.
+  bool resident_before(std::size_t c) const {
+    const std::uint32_t l = level_of_[c];
+    return (was_live_ >> l & 1u) && was_depth_[l] < ways_[c];
+  }
+
+  StackSectors& state(std::uint32_t slot, std::size_t c) {
+    return state_[std::size_t{slot} * k_ + c];
+  }
+  /// The bytes written into sector `s` of the line in configuration c (only with byte_masks).
+  std::uint32_t& bytes(std::uint32_t slot, std::size_t c, unsigned s) {
+    return bytes_[(std::size_t{slot} * k_ + c) * spl_ + s];
+  }
+  /// A caller's value per line, kept with the line, not per configuration.
+  std::uint64_t& tag(std::uint32_t slot) { return tag_[slot]; }
+
+  /// Calls f(slot, key) for every line resident in configuration c.
+  template <class F>
+  void for_each_resident(std::size_t c, F f) const {
+    const std::uint32_t l = level_of_[c];
+    for (std::size_t r = 0; r < fill_.size(); ++r) {
+      const Entry* e = entries_.get() + r * cap_;
+      for (std::uint32_t i = 0; i < fill_[r]; ++i)
+        if ((live_[e[i].slot] >> l & 1u) && depth_[std::size_t{e[i].slot} * levels_ + l] < ways_[c])
+          f(e[i].slot, e[i].key);
+    }
+  }
+
+  /// Empties every configuration.
+  void clear();
+
+ private:
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  struct Entry {
+    std::uint64_t key;
+    std::uint32_t slot;
+    std::uint32_t q;  ///< (local / s0) mod 2^max_shift
+  };
+
+  std::uint32_t s0_;  ///< the smallest set count
+  FastDiv32 s0_div_;
+  std::uint32_t max_shift_ = 0;
+  std::uint32_t q_mask_;
+  std::uint32_t levels_;                 ///< distinct set counts, in increasing order
+  std::vector<std::uint32_t> max_ways_;  ///< per level
+  std::vector<std::uint32_t> level_of_;  ///< per configuration
+  std::vector<std::uint32_t> ways_;      ///< per configuration
+  std::vector<std::uint32_t> by_level_;  ///< configurations by level, then ways
+  std::vector<std::uint32_t> cut_at_;    ///< per level: its row of cuts_
+  std::vector<std::uint32_t> cuts_;      ///< [cut_at_[l] + w, +1): by_level_ of level l, w ways
+  std::uint32_t shared_levels_[33];      ///< levels of shift <= b, for b trailing zeros (32: all)
+  std::uint16_t all_live_;
+  std::size_t k_;
+  std::uint32_t spl_;
+  std::uint32_t cap_;  ///< lines a region can hold: sum over levels of 2^shift x max ways
+  std::vector<std::uint32_t> fill_, used_,
+      free_;  ///< per region: lines, slots ever used, free list
+  // Per-slot arrays are allocated, not written (as in StackLru): a slot is written when a line
+  // takes it, before anything reads it.
+  std::unique_ptr<Entry[]> entries_;        ///< per region, cap_ of them, most recent first
+  std::unique_ptr<std::uint16_t[]> live_;   ///< per slot: levels whose largest cache holds it
+  std::unique_ptr<std::uint16_t[]> depth_;  ///< per slot and level: its depth in its set
+  std::unique_ptr<std::uint32_t[]> next_free_;
+  std::unique_ptr<StackSectors[]> state_;   ///< per slot and configuration
+  std::unique_ptr<std::uint32_t[]> bytes_;  ///< per slot, configuration and sector
+  std::unique_ptr<std::uint64_t[]> tag_;    ///< per slot
+  std::uint16_t was_live_ = 0;
+  std::vector<std::uint16_t> was_depth_;
+};
+
+}  // namespace gms
