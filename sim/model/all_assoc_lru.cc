@@ -18,7 +18,7 @@ std::vector<std::uint32_t> distinct(std::vector<std::uint32_t> sets) {
 
 bool AllAssocLru::nests(const std::vector<std::uint32_t>& sets) {
   const std::vector<std::uint32_t> d = distinct(sets);
-  if (d.empty() || d.size() > 16 || d[0] == 0) return false;
+  if (d.empty() || d.size() > 8 || d[0] == 0) return false;
   return std::all_of(d.begin(), d.end(), [&](std::uint32_t s) {
     return s % d[0] == 0 && std::has_single_bit(s / d[0]);
   });
@@ -48,7 +48,7 @@ AllAssocLru::AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
   for (std::uint32_t b = 0; b <= 32; ++b)
     shared_levels_[b] = static_cast<std::uint32_t>(
         std::count_if(shift.begin(), shift.end(), [&](std::uint32_t s) { return s <= b; }));
-  all_live_ = static_cast<std::uint16_t>((1u << levels_) - 1);
+  all_live_ = static_cast<std::uint8_t>((1u << levels_) - 1);
 
   max_ways_.assign(levels_, 0);
   for (const Shape& s : shapes) {
@@ -84,13 +84,10 @@ AllAssocLru::AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
   used_.assign(regions, 0);
   free_.assign(regions, kNone);
   entries_ = std::make_unique_for_overwrite<Entry[]>(slots);
-  live_ = std::make_unique_for_overwrite<std::uint16_t[]>(slots);
-  depth_ = std::make_unique_for_overwrite<std::uint16_t[]>(slots * levels_);
   next_free_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots);
   state_ = std::make_unique_for_overwrite<StackSectors[]>(slots * k_);
   if (byte_masks) bytes_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots * k_ * spl_);
   tag_ = std::make_unique_for_overwrite<std::uint64_t[]>(slots);
-  was_depth_.assign(levels_, 0);
 }
 
 void AllAssocLru::clear() {

@@ -46,7 +46,7 @@ class AllAssocLru {
   };
 
   /// True when these set counts can share one AllAssocLru: each is the smallest times a power of
-  /// two, and there are at most 16 distinct ones.
+  /// two, and there are at most 8 distinct ones.
   static bool nests(const std::vector<std::uint32_t>& sets);
 
   /// `groups` independent groups (L2 slices) of sets; configuration c is `shapes[c]` (set counts
@@ -72,25 +72,22 @@ class AllAssocLru {
     const std::uint32_t n = fill_[region];
     std::uint32_t kept = 0, i = 0;
     for (; i < n; ++i) {
-      const Entry y = e[i];
+      Entry y = e[i];
       if (y.key == key) break;
       const std::uint32_t z = q ^ y.q;
       const std::uint32_t shared = shared_levels_[z == 0 ? 32 : std::countr_zero(z)];
-      std::uint16_t live = live_[y.slot];
-      std::uint16_t* depth = depth_.get() + std::size_t{y.slot} * levels_;
       for (std::uint32_t l = 0; l < shared; ++l) {
-        if (!(live >> l & 1u)) continue;
-        const std::uint32_t d = ++depth[l];
+        if (!(y.live >> l & 1u)) continue;
+        const std::uint32_t d = ++y.depth[l];
         const std::uint32_t* cut = cuts_.data() + cut_at_[l] + d;
         for (std::uint32_t j = cut[0]; j < cut[1]; ++j) {
           const std::uint32_t c = by_level_[j];
           on_evict(std::size_t{c}, y.key, y.slot);
           state_[std::size_t{y.slot} * k_ + c] = {};
         }
-        if (d >= max_ways_[l]) live = static_cast<std::uint16_t>(live & ~(1u << l));
+        if (d >= max_ways_[l]) y.live = static_cast<std::uint8_t>(y.live & ~(1u << l));
       }
-      live_[y.slot] = live;
-      if (live == 0) {  // resident nowhere: its slot is free
+      if (y.live == 0) {  // resident nowhere: its slot is free
         next_free_[y.slot] = free_[region];
         free_[region] = y.slot;
         continue;
@@ -101,13 +98,11 @@ class AllAssocLru {
     std::uint32_t left;  // lines below the accessed one, which keep their places
     if (i < n) {
       slot = e[i].slot;
-      was_live_ = live_[slot];
-      std::memcpy(was_depth_.data(), depth_.get() + std::size_t{slot} * levels_,
-                  levels_ * sizeof(std::uint16_t));
+      was_ = e[i];
       left = n - i - 1;
       if (kept != i) std::memmove(e + kept + 1, e + i + 1, left * sizeof *e);
     } else {
-      was_live_ = 0;
+      was_.live = 0;
       left = 0;
       if (free_[region] != kNone) {
         slot = free_[region];
@@ -118,18 +113,16 @@ class AllAssocLru {
       std::fill_n(state_.get() + std::size_t{slot} * k_, k_, StackSectors{});
     }
     std::memmove(e + 1, e, kept * sizeof *e);
-    e[0] = {key, slot, q};
+    e[0] = {key, slot, q, all_live_, {}};
     fill_[region] = kept + 1 + left;
     GMS_ASSERT(fill_[region] <= cap_, "all-associativity region overflow");
-    live_[slot] = all_live_;
-    std::fill_n(depth_.get() + std::size_t{slot} * levels_, levels_, std::uint16_t{0});
     return slot;
   }
 
   /// True when the line of the last access() was resident in configuration c before it.
   bool resident_before(std::size_t c) const {
     const std::uint32_t l = level_of_[c];
-    return (was_live_ >> l & 1u) && was_depth_[l] < ways_[c];
+    return (was_.live >> l & 1u) && was_.depth[l] < ways_[c];
   }
 
   StackSectors& state(std::uint32_t slot, std::size_t c) {
@@ -149,8 +142,7 @@ class AllAssocLru {
     for (std::size_t r = 0; r < fill_.size(); ++r) {
       const Entry* e = entries_.get() + r * cap_;
       for (std::uint32_t i = 0; i < fill_[r]; ++i)
-        if ((live_[e[i].slot] >> l & 1u) && depth_[std::size_t{e[i].slot} * levels_ + l] < ways_[c])
-          f(e[i].slot, e[i].key);
+        if ((e[i].live >> l & 1u) && e[i].depth[l] < ways_[c]) f(e[i].slot, e[i].key);
     }
   }
 
@@ -159,10 +151,14 @@ class AllAssocLru {
 
  private:
   static constexpr std::uint32_t kNone = 0xffffffffu;
+  static constexpr std::uint32_t kMaxLevels = 8;
+  /// A line of a region. Its depths travel with it, so that the walk reads one array in order.
   struct Entry {
     std::uint64_t key;
     std::uint32_t slot;
-    std::uint32_t q;  ///< (local / s0) mod 2^max_shift
+    std::uint32_t q;                  ///< (local / s0) mod 2^max_shift
+    std::uint8_t live;                ///< levels whose largest cache holds it
+    std::uint16_t depth[kMaxLevels];  ///< per live level: its depth in its set there
   };
 
   std::uint32_t s0_;  ///< the smallest set count
@@ -177,7 +173,7 @@ class AllAssocLru {
   std::vector<std::uint32_t> cut_at_;    ///< per level: its row of cuts_
   std::vector<std::uint32_t> cuts_;      ///< [cut_at_[l] + w, +1): by_level_ of level l, w ways
   std::uint32_t shared_levels_[33];      ///< levels of shift <= b, for b trailing zeros (32: all)
-  std::uint16_t all_live_;
+  std::uint8_t all_live_;
   std::size_t k_;
   std::uint32_t spl_;
   std::uint32_t cap_;  ///< lines a region can hold: sum over levels of 2^shift x max ways
@@ -185,15 +181,12 @@ class AllAssocLru {
       free_;  ///< per region: lines, slots ever used, free list
   // Per-slot arrays are allocated, not written (as in StackLru): a slot is written when a line
   // takes it, before anything reads it.
-  std::unique_ptr<Entry[]> entries_;        ///< per region, cap_ of them, most recent first
-  std::unique_ptr<std::uint16_t[]> live_;   ///< per slot: levels whose largest cache holds it
-  std::unique_ptr<std::uint16_t[]> depth_;  ///< per slot and level: its depth in its set
+  std::unique_ptr<Entry[]> entries_;  ///< per region, cap_ of them, most recent first
   std::unique_ptr<std::uint32_t[]> next_free_;
   std::unique_ptr<StackSectors[]> state_;   ///< per slot and configuration
   std::unique_ptr<std::uint32_t[]> bytes_;  ///< per slot, configuration and sector
   std::unique_ptr<std::uint64_t[]> tag_;    ///< per slot
-  std::uint16_t was_live_ = 0;
-  std::vector<std::uint16_t> was_depth_;
+  Entry was_{};                             ///< the line of the last access, as it was before it
 };
 
 }  // namespace gms

@@ -110,6 +110,8 @@ TEST(AllAssocLruTest, SetCountsThatDoNotNestAreRefused) {
   EXPECT_TRUE(AllAssocLru::nests({40, 80, 5120, 40}));
   EXPECT_FALSE(AllAssocLru::nests({40, 120}));
   EXPECT_FALSE(AllAssocLru::nests({3, 4}));
+  EXPECT_TRUE(AllAssocLru::nests({1, 2, 4, 8, 16, 32, 64, 128}));
+  EXPECT_FALSE(AllAssocLru::nests({1, 2, 4, 8, 16, 32, 64, 128, 256}));  // at most 8 levels
   try {
     AllAssocLru a(1, {{4, 2}, {6, 2}}, 4, false);
     FAIL() << "no error";
