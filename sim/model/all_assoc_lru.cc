@@ -45,10 +45,13 @@ AllAssocLru::AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
     shift[l] = static_cast<std::uint32_t>(std::countr_zero(sets[l] / s0_));
   max_shift_ = shift.back();
   q_mask_ = max_shift_ >= 32 ? ~0u : (1u << max_shift_) - 1;
-  for (std::uint32_t b = 0; b <= 32; ++b)
-    shared_levels_[b] = static_cast<std::uint32_t>(
-        std::count_if(shift.begin(), shift.end(), [&](std::uint32_t s) { return s <= b; }));
-  all_live_ = static_cast<std::uint8_t>((1u << levels_) - 1);
+  for (std::uint32_t b = 0; b <= 32; ++b) {
+    shared_[b] = Depths{};
+    for (std::uint32_t l = 0; l < levels_; ++l)
+      if (shift[l] <= b) shared_[b][l] = kDead;
+  }
+  fresh_ = Depths{} + kDead;
+  for (std::uint32_t l = 0; l < levels_; ++l) fresh_[l] = 0;
 
   max_ways_.assign(levels_, 0);
   for (const Shape& s : shapes) {
@@ -57,6 +60,11 @@ AllAssocLru::AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
     level_of_.push_back(l);
     ways_.push_back(s.ways);
     max_ways_[l] = std::max(max_ways_[l], s.ways);
+  }
+  min_ways_ = Depths{} + kDead;
+  for (const Shape& s : shapes) {
+    const std::uint32_t l = level_of_[static_cast<std::size_t>(&s - shapes.data())];
+    min_ways_[l] = static_cast<std::uint16_t>(std::min<std::uint32_t>(min_ways_[l], s.ways));
   }
   by_level_.resize(k_);
   std::iota(by_level_.begin(), by_level_.end(), 0u);

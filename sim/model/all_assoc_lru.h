@@ -70,27 +70,35 @@ class AllAssocLru {
     const std::uint32_t q = s0_div_.div(local) & q_mask_;
     Entry* e = entries_.get() + std::size_t{region} * cap_;
     const std::uint32_t n = fill_[region];
-    std::uint32_t kept = 0, i = 0;
-    for (; i < n; ++i) {
-      Entry y = e[i];
-      if (y.key == key) break;
+    std::uint32_t i = 0;
+    while (i < n && e[i].key != key) ++i;
+    // The lines above it: each level they share with it and hold them moves them down one.
+    std::uint32_t kept = 0;
+    for (std::uint32_t j = 0; j < i; ++j) {
+      Entry y = e[j];
       const std::uint32_t z = q ^ y.q;
-      const std::uint32_t shared = shared_levels_[z == 0 ? 32 : std::countr_zero(z)];
-      for (std::uint32_t l = 0; l < shared; ++l) {
-        if (!(y.live >> l & 1u)) continue;
-        const std::uint32_t d = ++y.depth[l];
-        const std::uint32_t* cut = cuts_.data() + cut_at_[l] + d;
-        for (std::uint32_t j = cut[0]; j < cut[1]; ++j) {
-          const std::uint32_t c = by_level_[j];
-          on_evict(std::size_t{c}, y.key, y.slot);
-          state_[std::size_t{y.slot} * k_ + c] = {};
+      const Depths inc =
+          shared_[z == 0 ? 32 : std::countr_zero(z)] & reinterpret_cast<Depths>(y.depth != kDead);
+      y.depth -= inc;  // inc is 0xffff (-1) where it moves down
+      const Depths evicting = inc & reinterpret_cast<Depths>(y.depth >= min_ways_);
+      if (any(evicting)) {  // some configuration of some level evicts it, or it leaves one
+        for (std::uint32_t l = 0; l < levels_; ++l) {
+          if (evicting[l] == 0) continue;
+          const std::uint32_t d = y.depth[l];
+          const std::uint32_t* cut = cuts_.data() + cut_at_[l] + d;
+          for (std::uint32_t k = cut[0]; k < cut[1]; ++k) {
+            const std::uint32_t c = by_level_[k];
+            on_evict(std::size_t{c}, y.key, y.slot);
+            state_[std::size_t{y.slot} * k_ + c] = {};
+          }
+          if (d >= max_ways_[l]) y.depth[l] = kDead;
         }
-        if (d >= max_ways_[l]) y.live = static_cast<std::uint8_t>(y.live & ~(1u << l));
-      }
-      if (y.live == 0) {  // resident nowhere: its slot is free
-        next_free_[y.slot] = free_[region];
-        free_[region] = y.slot;
-        continue;
+        if (!any(reinterpret_cast<Depths>(y.depth !=
+                                          kDead))) {  // resident nowhere: its slot is free
+          next_free_[y.slot] = free_[region];
+          free_[region] = y.slot;
+          continue;
+        }
       }
       e[kept++] = y;
     }
@@ -102,7 +110,7 @@ class AllAssocLru {
       left = n - i - 1;
       if (kept != i) std::memmove(e + kept + 1, e + i + 1, left * sizeof *e);
     } else {
-      was_.live = 0;
+      was_.depth = Depths{} + kDead;  // absent: dead everywhere
       left = 0;
       if (free_[region] != kNone) {
         slot = free_[region];
@@ -113,7 +121,7 @@ class AllAssocLru {
       std::fill_n(state_.get() + std::size_t{slot} * k_, k_, StackSectors{});
     }
     std::memmove(e + 1, e, kept * sizeof *e);
-    e[0] = {key, slot, q, all_live_, {}};
+    e[0] = {key, slot, q, fresh_};
     fill_[region] = kept + 1 + left;
     GMS_ASSERT(fill_[region] <= cap_, "all-associativity region overflow");
     return slot;
@@ -122,7 +130,7 @@ class AllAssocLru {
   /// True when the line of the last access() was resident in configuration c before it.
   bool resident_before(std::size_t c) const {
     const std::uint32_t l = level_of_[c];
-    return (was_.live >> l & 1u) && was_.depth[l] < ways_[c];
+    return was_.depth[l] < ways_[c];
   }
 
   StackSectors& state(std::uint32_t slot, std::size_t c) {
@@ -142,7 +150,7 @@ class AllAssocLru {
     for (std::size_t r = 0; r < fill_.size(); ++r) {
       const Entry* e = entries_.get() + r * cap_;
       for (std::uint32_t i = 0; i < fill_[r]; ++i)
-        if ((e[i].live >> l & 1u) && e[i].depth[l] < ways_[c]) f(e[i].slot, e[i].key);
+        if (e[i].depth[l] < ways_[c]) f(e[i].slot, e[i].key);
     }
   }
 
@@ -152,14 +160,23 @@ class AllAssocLru {
  private:
   static constexpr std::uint32_t kNone = 0xffffffffu;
   static constexpr std::uint32_t kMaxLevels = 8;
+  /// A line's depth in its set at each level (set count), in one vector; kDead at a level whose
+  /// largest cache does not hold it (and at the lanes of no level).
+  using Depths = std::uint16_t __attribute__((vector_size(2 * kMaxLevels)));
+  static constexpr std::uint16_t kDead = 0xffff;
   /// A line of a region. Its depths travel with it, so that the walk reads one array in order.
   struct Entry {
     std::uint64_t key;
     std::uint32_t slot;
-    std::uint32_t q;                  ///< (local / s0) mod 2^max_shift
-    std::uint8_t live;                ///< levels whose largest cache holds it
-    std::uint16_t depth[kMaxLevels];  ///< per live level: its depth in its set there
+    std::uint32_t q;  ///< (local / s0) mod 2^max_shift
+    Depths depth;
   };
+  template <class V>
+  static bool any(V v) {
+    std::uint64_t w[2];
+    std::memcpy(w, &v, sizeof w);
+    return (w[0] | w[1]) != 0;
+  }
 
   std::uint32_t s0_;  ///< the smallest set count
   FastDiv32 s0_div_;
@@ -172,8 +189,9 @@ class AllAssocLru {
   std::vector<std::uint32_t> by_level_;  ///< configurations by level, then ways
   std::vector<std::uint32_t> cut_at_;    ///< per level: its row of cuts_
   std::vector<std::uint32_t> cuts_;      ///< [cut_at_[l] + w, +1): by_level_ of level l, w ways
-  std::uint32_t shared_levels_[33];      ///< levels of shift <= b, for b trailing zeros (32: all)
-  std::uint8_t all_live_;
+  Depths shared_[33];  ///< 0xffff at the levels of shift <= b, for b trailing zeros (32: all)
+  Depths min_ways_;    ///< per level, the fewest ways of its configurations (kDead: no level)
+  Depths fresh_;       ///< a line just accessed: depth 0 at every level, kDead at the others
   std::size_t k_;
   std::uint32_t spl_;
   std::uint32_t cap_;  ///< lines a region can hold: sum over levels of 2^shift x max ways
