@@ -20,7 +20,7 @@ bool AllAssocLru::nests(const std::vector<std::uint32_t>& sets) {
   const std::vector<std::uint32_t> d = distinct(sets);
   if (d.empty() || d.size() > 8 || d[0] == 0) return false;
   return std::all_of(d.begin(), d.end(), [&](std::uint32_t s) {
-    return s % d[0] == 0 && std::has_single_bit(s / d[0]);
+    return s % d[0] == 0 && std::has_single_bit(s / d[0]) && s / d[0] < (1u << 30);
   });
 }
 
@@ -44,7 +44,7 @@ AllAssocLru::AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
   for (std::uint32_t l = 0; l < levels_; ++l)
     shift[l] = static_cast<std::uint32_t>(std::countr_zero(sets[l] / s0_));
   max_shift_ = shift.back();
-  q_mask_ = max_shift_ >= 32 ? ~0u : (1u << max_shift_) - 1;
+  q_mask_ = (1u << max_shift_) - 1;  // below kDirty: nests() keeps max_shift_ under 30
   for (std::uint32_t b = 0; b <= 32; ++b) {
     shared_[b] = Depths{};
     for (std::uint32_t l = 0; l < levels_; ++l)

@@ -61,8 +61,10 @@ class AllAssocLru {
   /// Accesses line `key` of `group`, whose set in configuration c is local mod sets(c), and makes
   /// it the most recent; returns its slot (for state(), bytes() and tag()). First, for every
   /// configuration the access evicts a line from, calls on_evict(c, key, slot) while that line's
-  /// state for c is still readable, then clears it. A line new to every configuration starts
-  /// with no state anywhere; resident_before(c) tells whether it was in configuration c.
+  /// state for c is readable, if the line was ever note_dirty(): a clean line leaves without a
+  /// call, and without its state being touched (the state of a line in a configuration it is
+  /// absent from is stale, and cleared when it comes back). A line new to every configuration
+  /// starts with no state anywhere; resident_before(c) tells whether it was in configuration c.
   template <class OnEvict>
   std::uint32_t access(std::uint32_t group, std::uint32_t local, std::uint64_t key,
                        OnEvict&& on_evict) {
@@ -76,7 +78,7 @@ class AllAssocLru {
     std::uint32_t kept = 0;
     for (std::uint32_t j = 0; j < i; ++j) {
       Entry y = e[j];
-      const std::uint32_t z = q ^ y.q;
+      const std::uint32_t z = (q ^ y.q) & q_mask_;
       const Depths inc =
           shared_[z == 0 ? 32 : std::countr_zero(z)] & reinterpret_cast<Depths>(y.depth != kDead);
       y.depth -= inc;  // inc is 0xffff (-1) where it moves down
@@ -85,11 +87,10 @@ class AllAssocLru {
         for (std::uint32_t l = 0; l < levels_; ++l) {
           if (evicting[l] == 0) continue;
           const std::uint32_t d = y.depth[l];
-          const std::uint32_t* cut = cuts_.data() + cut_at_[l] + d;
-          for (std::uint32_t k = cut[0]; k < cut[1]; ++k) {
-            const std::uint32_t c = by_level_[k];
-            on_evict(std::size_t{c}, y.key, y.slot);
-            state_[std::size_t{y.slot} * k_ + c] = {};
+          if (y.q & kDirty) {
+            const std::uint32_t* cut = cuts_.data() + cut_at_[l] + d;
+            for (std::uint32_t k = cut[0]; k < cut[1]; ++k)
+              on_evict(std::size_t{by_level_[k]}, y.key, y.slot);
           }
           if (d >= max_ways_[l]) y.depth[l] = kDead;
         }
@@ -109,8 +110,12 @@ class AllAssocLru {
       was_ = e[i];
       left = n - i - 1;
       if (kept != i) std::memmove(e + kept + 1, e + i + 1, left * sizeof *e);
+      StackSectors* st = state_.get() + std::size_t{slot} * k_;
+      for (std::size_t c = 0; c < k_; ++c)
+        if (!resident_before(c)) st[c] = {};
     } else {
       was_.depth = Depths{} + kDead;  // absent: dead everywhere
+      was_.q = 0;
       left = 0;
       if (free_[region] != kNone) {
         slot = free_[region];
@@ -121,11 +126,16 @@ class AllAssocLru {
       std::fill_n(state_.get() + std::size_t{slot} * k_, k_, StackSectors{});
     }
     std::memmove(e + 1, e, kept * sizeof *e);
-    e[0] = {key, slot, q, fresh_};
+    e[0] = {key, slot, q | (was_.q & kDirty), fresh_};
+    last_ = e;
     fill_[region] = kept + 1 + left;
     GMS_ASSERT(fill_[region] <= cap_, "all-associativity region overflow");
     return slot;
   }
+
+  /// The line of the last access() may now have dirty sectors in some configuration: its
+  /// evictions are reported to on_evict from now on.
+  void note_dirty() { last_->q |= kDirty; }
 
   /// True when the line of the last access() was resident in configuration c before it.
   bool resident_before(std::size_t c) const {
@@ -164,11 +174,12 @@ class AllAssocLru {
   /// largest cache does not hold it (and at the lanes of no level).
   using Depths = std::uint16_t __attribute__((vector_size(2 * kMaxLevels)));
   static constexpr std::uint16_t kDead = 0xffff;
+  static constexpr std::uint32_t kDirty = 0x80000000u;  ///< in Entry::q: note_dirty() was called
   /// A line of a region. Its depths travel with it, so that the walk reads one array in order.
   struct Entry {
     std::uint64_t key;
     std::uint32_t slot;
-    std::uint32_t q;  ///< (local / s0) mod 2^max_shift
+    std::uint32_t q;  ///< (local / s0) mod 2^max_shift, and kDirty
     Depths depth;
   };
   template <class V>
@@ -204,6 +215,7 @@ class AllAssocLru {
   std::unique_ptr<StackSectors[]> state_;   ///< per slot and configuration
   std::unique_ptr<std::uint32_t[]> bytes_;  ///< per slot, configuration and sector
   std::unique_ptr<std::uint64_t[]> tag_;    ///< per slot
+  Entry* last_ = nullptr;                   ///< the line of the last access
   Entry was_{};                             ///< the line of the last access, as it was before it
 };
 

@@ -241,9 +241,12 @@ class StackL2 {
     };
   }
 
-  /// The line accessed last is now written by `owner` in every configuration.
+  /// The line accessed last is now written by `owner` in every configuration (and may be dirty).
   void set_owner(Addr, const LineOwner& owner) {
-    for (Level& l : levels_) l.tag(l.last_slot) = std::uint64_t{owner.kernel} << 32 | owner.row;
+    for (Level& l : levels_) {
+      l.tag(l.last_slot) = std::uint64_t{owner.kernel} << 32 | owner.row;
+      if (l.all) l.all->note_dirty();  // its evictions may now write back
+    }
   }
 
   /// Fills the DRAM fetch units holding the `miss` sectors of configuration g's line; returns

@@ -24,8 +24,10 @@ using test::random_ops;
 using test::Trace;
 using Shape = AllAssocLru::Shape;
 
+/// `every`: note_dirty() after every access, so that every eviction is reported; otherwise after
+/// writes only, so that only dirty ones are (the caller compares those).
 std::vector<Trace> all_assoc(const std::vector<Op>& ops, const std::vector<Shape>& shapes,
-                             std::uint32_t groups) {
+                             std::uint32_t groups, bool every = true) {
   AllAssocLru a(groups, shapes, 8, false);
   std::vector<Trace> t(shapes.size());
   for (const Op& op : ops) {
@@ -42,6 +44,7 @@ std::vector<Trace> all_assoc(const std::vector<Op>& ops, const std::vector<Shape
       }
       t[c].hits.push_back(apply(st.valid, st.dirty, op));
     }
+    if (every || op.write) a.note_dirty();
   }
   for (std::size_t c = 0; c < shapes.size(); ++c)
     a.for_each_resident(c, [&](std::uint32_t slot, std::uint64_t key) {
@@ -50,9 +53,17 @@ std::vector<Trace> all_assoc(const std::vector<Op>& ops, const std::vector<Shape
   return t;
 }
 
+/// The evictions of dirty lines only.
+std::vector<std::vector<Event>> dirty_only(std::vector<std::vector<Event>> ev) {
+  for (std::vector<Event>& e : ev)
+    std::erase_if(e, [](const Event& x) { return std::get<1>(x) == 0; });
+  return ev;
+}
+
 void expect_same(const std::vector<Op>& ops, const std::vector<Shape>& shapes,
                  std::uint32_t groups) {
   const std::vector<Trace> one_pass = all_assoc(ops, shapes, groups);
+  const std::vector<Trace> written = all_assoc(ops, shapes, groups, false);
   for (std::size_t c = 0; c < shapes.size(); ++c) {
     const Trace plain = plain_lru(ops, shapes[c].sets, shapes[c].ways, groups);
     SCOPED_TRACE(::testing::Message() << groups << " groups of " << shapes[c].sets << " sets, "
@@ -60,6 +71,9 @@ void expect_same(const std::vector<Op>& ops, const std::vector<Shape>& shapes,
     ASSERT_EQ(one_pass[c].hits, plain.hits);
     ASSERT_EQ(one_pass[c].evictions, plain.evictions);
     ASSERT_EQ(one_pass[c].final_lines, plain.final_lines);
+    ASSERT_EQ(written[c].hits, plain.hits);
+    ASSERT_EQ(dirty_only(written[c].evictions), dirty_only(plain.evictions));
+    ASSERT_EQ(written[c].final_lines, plain.final_lines);
   }
 }
 
