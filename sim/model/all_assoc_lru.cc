@@ -24,6 +24,22 @@ bool AllAssocLru::nests(const std::vector<std::uint32_t>& sets) {
   });
 }
 
+bool AllAssocLru::pays(const std::vector<Shape>& shapes) {
+  std::vector<std::uint32_t> sets;
+  for (const Shape& s : shapes) sets.push_back(s.sets);
+  const std::vector<std::uint32_t> d = distinct(sets);
+  if (d.size() < 2 || !nests(d)) return false;
+  std::uint64_t region = 0, separate = 0;
+  for (const std::uint32_t level : d) {
+    std::uint32_t ways = 0;
+    for (const Shape& s : shapes)
+      if (s.sets == level) ways = std::max(ways, s.ways);
+    region += std::uint64_t{level / d[0]} * ways;
+    separate += ways;
+  }
+  return region <= 8 * separate;
+}
+
 AllAssocLru::AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
                          std::uint32_t sectors_per_line, bool byte_masks)
     : s0_div_(1), k_(shapes.size()), spl_(sectors_per_line) {

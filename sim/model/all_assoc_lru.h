@@ -49,6 +49,14 @@ class AllAssocLru {
   /// two, and there are at most 8 distinct ones.
   static bool nests(const std::vector<std::uint32_t>& sets);
 
+  /// True when one AllAssocLru is expected to be faster than one stack or tag store per set count:
+  /// there are several set counts, they nest, and a region's lines (sum over set counts of
+  /// 2^e x max ways, which a miss walks when the footprint overflows the caches) are at most
+  /// 8 times the ways the separate stacks search (sum of max ways). The L2's ways 1 to 128 at one
+  /// size (5120 / ways sets) pass; its sizes at one associativity (sets 40 x 2^k) do not, where
+  /// bench/RESULTS.md measured the walk slower on a trace that overflows the L2.
+  static bool pays(const std::vector<Shape>& shapes);
+
   /// `groups` independent groups (L2 slices) of sets; configuration c is `shapes[c]` (set counts
   /// that nest()); lines of `sectors_per_line` sectors (at most 8); `byte_masks` as in StackLru.
   AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,

@@ -2,8 +2,8 @@
 /// One SM's L1 for several LRU configurations in one pass: the rules of L1Cache::read (a load
 /// looks up its sectors, allocates the line's tag on a miss and fetches only the missing
 /// sectors; L1 lines are never dirty) on StackLru stacks, one per distinct set count, or on one
-/// AllAssocLru for all of them when they nest (l1.sets = 1, 2, 4, ...). Only the
-/// coalescer's own geometry (128-byte lines of 32-byte sectors); an L1 below one line is off
+/// AllAssocLru for all of them when they nest (l1.sets = 1, 2, 4, ...) and AllAssocLru::pays. Only
+/// the coalescer's own geometry (128-byte lines of 32-byte sectors); an L1 below one line is off
 /// (every load misses, nothing is allocated), as in L1Cache.
 
 #include <cstdint>
@@ -46,16 +46,17 @@ class StackL1 {
       const std::uint64_t lines = capacity_bytes[v] / c.line_bytes;
       ways[i].push_back(lines < c.sets ? 1u : static_cast<std::uint32_t>(lines / c.sets));
     }
-    if (level_sets.size() > 1 && AllAssocLru::nests(level_sets)) {
-      std::vector<AllAssocLru::Shape> shapes;
-      for (std::size_t i = 0; i < level_sets.size(); ++i)
-        for (std::size_t c = 0; c < members[i].size(); ++c) {
-          shapes.push_back({level_sets[i], ways[i][c]});
-          all_variants_.push_back(members[i][c]);
-        }
+    std::vector<AllAssocLru::Shape> shapes;
+    for (std::size_t i = 0; i < level_sets.size(); ++i)
+      for (std::size_t c = 0; c < members[i].size(); ++c) {
+        shapes.push_back({level_sets[i], ways[i][c]});
+        all_variants_.push_back(members[i][c]);
+      }
+    if (AllAssocLru::pays(shapes)) {
       all_.emplace(1, shapes, kSectorsPerLine, false);
       return;
     }
+    all_variants_.clear();
     for (std::size_t i = 0; i < level_sets.size(); ++i)
       levels_.push_back(
           {StackLru(level_sets[i], ways[i], kSectorsPerLine, false), level_sets[i], members[i]});

@@ -41,11 +41,14 @@ StackL2::StackL2(const std::vector<L2Config>& cfgs)
     }
     members[i].push_back(c);
   }
-  // Levels whose set counts nest are one all-associativity level, at the smallest set count.
+  // Levels whose set counts nest are one all-associativity level, at the smallest set count,
+  // where that is expected to be faster (AllAssocLru::pays).
   std::vector<std::uint32_t> merged_sets;
   std::vector<std::vector<std::size_t>> merged;
   std::vector<bool> all;
-  if (sets.size() > 1 && AllAssocLru::nests(sets)) {
+  std::vector<AllAssocLru::Shape> shapes;
+  for (const L2Config& c : cfgs) shapes.push_back({l2_sets_per_slice(c), c.ways});
+  if (AllAssocLru::pays(shapes)) {
     merged_sets.push_back(*std::min_element(sets.begin(), sets.end()));
     merged.emplace_back();
     for (std::size_t c = 0; c < cfgs.size(); ++c) merged[0].push_back(c);
@@ -63,9 +66,6 @@ StackL2::StackL2(const std::vector<L2Config>& cfgs)
     const std::uint32_t all_sets = cfgs[0].slices * merged_sets[i];
     const std::vector<std::uint32_t> ways = ways_of(cfgs, merged[i]);
     if (all[i]) {
-      std::vector<AllAssocLru::Shape> shapes;
-      for (const std::size_t c : merged[i])
-        shapes.push_back({l2_sets_per_slice(cfgs[c]), cfgs[c].ways});
       l.all.emplace(cfgs[0].slices, shapes, kSectorsPerLine, /*byte_masks=*/true);
     } else if (ways.size() == 1 && ways[0] < 0xffff) {  // LruPolicy's limit
       l.single.emplace(CacheGeometry{all_sets, ways[0], kSectorsPerLine});

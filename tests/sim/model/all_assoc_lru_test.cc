@@ -120,6 +120,16 @@ TEST(AllAssocLruTest, ALineKeepsItsSectorsOnlyWhereItStayedResident) {
   EXPECT_TRUE(t[1].evictions[2].empty());
 }
 
+TEST(AllAssocLruTest, ItIsChosenWhereItsRegionsAreNotFarLongerThanTheSeparateStacks) {
+  std::vector<Shape> ways, sizes;
+  for (std::uint32_t w = 1; w <= 128; w *= 2) ways.push_back({5120 / w, w});  // the H200's L2
+  for (std::uint32_t s = 40; s <= 1280; s *= 2) sizes.push_back({s, 16});
+  EXPECT_TRUE(AllAssocLru::pays(ways));
+  EXPECT_FALSE(AllAssocLru::pays(sizes));
+  EXPECT_FALSE(AllAssocLru::pays({{40, 4}, {40, 8}}));  // one set count: StackLru
+  EXPECT_FALSE(AllAssocLru::pays({{40, 4}, {120, 8}}));
+}
+
 TEST(AllAssocLruTest, SetCountsThatDoNotNestAreRefused) {
   EXPECT_TRUE(AllAssocLru::nests({40, 80, 5120, 40}));
   EXPECT_FALSE(AllAssocLru::nests({40, 120}));
