@@ -105,8 +105,6 @@ AllAssocLru::AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
   cap_ = static_cast<std::uint32_t>(cap);
   const std::size_t slots = static_cast<std::size_t>(cap * regions);
   fill_.assign(regions, 0);
-  used_.assign(regions, 0);
-  free_.assign(regions, kNone);
   entries_ = std::make_unique_for_overwrite<Entry[]>(slots);
   next_free_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots);
   state_ = std::make_unique_for_overwrite<StackSectors[]>(slots * k_);
@@ -116,8 +114,8 @@ AllAssocLru::AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
 
 void AllAssocLru::clear() {
   std::fill(fill_.begin(), fill_.end(), 0u);
-  std::fill(used_.begin(), used_.end(), 0u);
-  std::fill(free_.begin(), free_.end(), kNone);
+  used_ = 0;
+  free_ = kNone;
 }
 
 }  // namespace gms

@@ -104,8 +104,8 @@ class AllAssocLru {
         }
         if (!any(reinterpret_cast<Depths>(y.depth !=
                                           kDead))) {  // resident nowhere: its slot is free
-          next_free_[y.slot] = free_[region];
-          free_[region] = y.slot;
+          next_free_[y.slot] = free_;
+          free_ = y.slot;
           continue;
         }
       }
@@ -125,11 +125,11 @@ class AllAssocLru {
       was_.depth = Depths{} + kDead;  // absent: dead everywhere
       was_.q = 0;
       left = 0;
-      if (free_[region] != kNone) {
-        slot = free_[region];
-        free_[region] = next_free_[slot];
+      if (free_ != kNone) {
+        slot = free_;
+        free_ = next_free_[slot];
       } else {
-        slot = region * cap_ + used_[region]++;
+        slot = used_++;
       }
       std::fill_n(state_.get() + std::size_t{slot} * k_, k_, StackSectors{});
     }
@@ -214,8 +214,10 @@ class AllAssocLru {
   std::size_t k_;
   std::uint32_t spl_;
   std::uint32_t cap_;  ///< lines a region can hold: sum over levels of 2^shift x max ways
-  std::vector<std::uint32_t> fill_, used_,
-      free_;  ///< per region: lines, slots ever used, free list
+  std::vector<std::uint32_t> fill_;  ///< per region: its lines
+  /// Slots are taken from one pool, densely (slots ever used, then a free list), so that the
+  /// per-slot arrays touch as many pages as there are lines, not one per region.
+  std::uint32_t used_ = 0, free_ = kNone;
   // Per-slot arrays are allocated, not written (as in StackLru): a slot is written when a line
   // takes it, before anything reads it.
   std::unique_ptr<Entry[]> entries_;  ///< per region, cap_ of them, most recent first
