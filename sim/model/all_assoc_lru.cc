@@ -42,7 +42,7 @@ bool AllAssocLru::pays(const std::vector<Shape>& shapes) {
 
 AllAssocLru::AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
                          std::uint32_t sectors_per_line, bool byte_masks)
-    : s0_div_(1), k_(shapes.size()), spl_(sectors_per_line) {
+    : s0_div_(1), k_(shapes.size()) {
   GMS_ASSERT(groups > 0 && !shapes.empty(), "empty all-associativity stack");
   GMS_ASSERT(sectors_per_line >= 1 && sectors_per_line <= 8, "sectors per line");
   std::vector<std::uint32_t> all_sets;
@@ -107,9 +107,7 @@ AllAssocLru::AllAssocLru(std::uint32_t groups, const std::vector<Shape>& shapes,
   fill_.assign(regions, 0);
   entries_ = std::make_unique_for_overwrite<Entry[]>(slots);
   next_free_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots);
-  state_ = std::make_unique_for_overwrite<StackSectors[]>(slots * k_);
-  if (byte_masks) bytes_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots * k_ * spl_);
-  tag_ = std::make_unique_for_overwrite<std::uint64_t[]>(slots);
+  static_cast<StackSlots&>(*this) = StackSlots(slots, k_, sectors_per_line, byte_masks);
 }
 
 void AllAssocLru::clear() {

@@ -37,7 +37,7 @@
 
 namespace gms {
 
-class AllAssocLru {
+class AllAssocLru : public StackSlots {
  public:
   /// One configuration: `sets` sets per group, `ways` ways.
   struct Shape {
@@ -118,9 +118,8 @@ class AllAssocLru {
       was_ = e[i];
       left = n - i - 1;
       if (kept != i) std::memmove(e + kept + 1, e + i + 1, left * sizeof *e);
-      StackSectors* st = state_.get() + std::size_t{slot} * k_;
       for (std::size_t c = 0; c < k_; ++c)
-        if (!resident_before(c)) st[c] = {};
+        if (!resident_before(c)) state(slot, c) = {};
     } else {
       was_.depth = Depths{} + kDead;  // absent: dead everywhere
       was_.q = 0;
@@ -131,7 +130,7 @@ class AllAssocLru {
       } else {
         slot = used_++;
       }
-      std::fill_n(state_.get() + std::size_t{slot} * k_, k_, StackSectors{});
+      clear_line(slot);
     }
     std::memmove(e + 1, e, kept * sizeof *e);
     e[0] = {key, slot, q | (was_.q & kDirty), fresh_};
@@ -150,16 +149,6 @@ class AllAssocLru {
     const std::uint32_t l = level_of_[c];
     return was_.depth[l] < ways_[c];
   }
-
-  StackSectors& state(std::uint32_t slot, std::size_t c) {
-    return state_[std::size_t{slot} * k_ + c];
-  }
-  /// The bytes written into sector `s` of the line in configuration c (only with byte_masks).
-  std::uint32_t& bytes(std::uint32_t slot, std::size_t c, unsigned s) {
-    return bytes_[(std::size_t{slot} * k_ + c) * spl_ + s];
-  }
-  /// A caller's value per line, kept with the line, not per configuration.
-  std::uint64_t& tag(std::uint32_t slot) { return tag_[slot]; }
 
   /// Calls f(slot, key) for every line resident in configuration c.
   template <class F>
@@ -212,7 +201,6 @@ class AllAssocLru {
   Depths min_ways_;    ///< per level, the fewest ways of its configurations (kDead: no level)
   Depths fresh_;       ///< a line just accessed: depth 0 at every level, kDead at the others
   std::size_t k_;
-  std::uint32_t spl_;
   std::uint32_t cap_;  ///< lines a region can hold: sum over levels of 2^shift x max ways
   std::vector<std::uint32_t> fill_;  ///< per region: its lines
   /// Slots are taken from one pool, densely (slots ever used, then a free list), so that the
@@ -222,11 +210,8 @@ class AllAssocLru {
   // takes it, before anything reads it.
   std::unique_ptr<Entry[]> entries_;  ///< per region, cap_ of them, most recent first
   std::unique_ptr<std::uint32_t[]> next_free_;
-  std::unique_ptr<StackSectors[]> state_;   ///< per slot and configuration
-  std::unique_ptr<std::uint32_t[]> bytes_;  ///< per slot, configuration and sector
-  std::unique_ptr<std::uint64_t[]> tag_;    ///< per slot
-  Entry* last_ = nullptr;                   ///< the line of the last access
-  Entry was_{};                             ///< the line of the last access, as it was before it
+  Entry* last_ = nullptr;  ///< the line of the last access
+  Entry was_{};            ///< the line of the last access, as it was before it
 };
 
 }  // namespace gms
