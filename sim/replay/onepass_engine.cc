@@ -73,15 +73,9 @@ class OnePassEngine {
   }
 
   void replay(trace::TraceReader& reader, std::vector<std::vector<KernelStats>>& out) {
-    KernelInfo kernel;
-    std::vector<WarpInstr> records(256);
-    while (reader.next_kernel(kernel)) {
-      if (!replays_kernel(opts_, kernel.id)) continue;
-      begin_kernel(kernel);
-      while (const std::size_t n = reader.read(records))
-        for (std::size_t i = 0; i < n; ++i) replay_record(records[i]);
-      end_kernel(out);
-    }
+    replay_selected_kernels(
+        reader, opts_, 256, [&](const KernelInfo& k) { begin_kernel(k); },
+        [&](const WarpInstr& w) { replay_record(w); }, [&] { end_kernel(out); });
   }
 
  private:

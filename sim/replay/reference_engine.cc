@@ -38,15 +38,9 @@ class ReferenceEngine {
   /// Replays every selected kernel of `reader`, in order, appending their statistics to `out`.
   /// The L2 (when it persists across kernels) carries over from the previous call's last kernel.
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
-    KernelInfo kernel;
-    std::vector<WarpInstr> records(64);
-    while (reader.next_kernel(kernel)) {
-      if (!replays_kernel(opts_, kernel.id)) continue;
-      begin_kernel(kernel);
-      while (const std::size_t n = reader.read(records))
-        for (std::size_t i = 0; i < n; ++i) replay_record(records[i]);
-      end_kernel(out);
-    }
+    replay_selected_kernels(
+        reader, opts_, 64, [&](const KernelInfo& k) { begin_kernel(k); },
+        [&](const WarpInstr& w) { replay_record(w); }, [&] { end_kernel(out); });
   }
 
  private:
