@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <vector>
 
 #include "sim/config/config.h"
 #include "sim/core/stats.h"
@@ -88,6 +89,21 @@ template <class ChannelOf>
   const auto unit_sectors = static_cast<std::uint8_t>((1u << (seg / kSectorBytes)) - 1);
   for (std::uint32_t off = 0; off < kLineBytes; off += seg)
     if (mask & (unit_sectors << (off / kSectorBytes))) dram.access(line_addr + off, seg, write);
+}
+
+/// Cold mode's traffic of a coalesced access `a` (op `op`), as the reference and one-pass engines
+/// replay it line by line: each line's sectors go to its L2 slice (`slice_sectors`, by
+/// `slices`), its transactions to DRAM (request_cold_line).
+inline void replay_cold_access(const CoalescedAccess& a, Op op, const Coalescer& coalescer,
+                               const Interleave& slices, std::vector<std::uint64_t>& slice_sectors,
+                               DramModel& dram, bool line_per_channel) {
+  for (std::uint32_t i = 0; i < a.lines; ++i) {
+    const LineAccess& la = a.line_list[i];
+    slice_sectors[slices.unit_of(la.line_addr)] +=
+        static_cast<std::uint64_t>(std::popcount(la.sector_mask));
+    request_cold_line(dram, coalescer, op, la.line_addr, la.sector_mask, a.segment_bytes,
+                      line_per_channel, [&] { return dram.channel_map().unit_of(la.line_addr); });
+  }
 }
 
 /// Cached mode: how the lines of an operation go through the hierarchy. LDL always, and LDG when

@@ -1,5 +1,7 @@
 #include "sim/model/stack_l2.h"
 
+#include <algorithm>
+
 #include "sim/core/error.h"
 
 namespace gms {
@@ -39,13 +41,33 @@ StackL2::StackL2(const std::vector<L2Config>& cfgs)
     }
     members[i].push_back(c);
   }
-  levels_.reserve(sets.size());
-  for (std::size_t i = 0; i < sets.size(); ++i) {
-    Level l{std::nullopt, std::nullopt, nullptr, nullptr, L2SetIndex(cfgs[0], sets[i]),
-            sets[i],      members[i]};
-    const std::uint32_t all_sets = cfgs[0].slices * sets[i];
-    const std::vector<std::uint32_t> ways = ways_of(cfgs, members[i]);
-    if (ways.size() == 1 && ways[0] < 0xffff) {  // LruPolicy's limit
+  // Levels whose set counts nest are one all-associativity level, at the smallest set count,
+  // where that is expected to be faster (AllAssocLru::pays).
+  std::vector<std::uint32_t> merged_sets;
+  std::vector<std::vector<std::size_t>> merged;
+  std::vector<bool> all;
+  std::vector<AllAssocLru::Shape> shapes;
+  for (const L2Config& c : cfgs) shapes.push_back({l2_sets_per_slice(c), c.ways});
+  if (AllAssocLru::pays(shapes)) {
+    merged_sets.push_back(*std::min_element(sets.begin(), sets.end()));
+    merged.emplace_back();
+    for (std::size_t c = 0; c < cfgs.size(); ++c) merged[0].push_back(c);
+    all.push_back(true);
+  } else {
+    merged_sets = sets;
+    merged = members;
+    all.assign(sets.size(), false);
+  }
+  levels_.reserve(merged.size());
+  for (std::size_t i = 0; i < merged.size(); ++i) {
+    Level l{std::nullopt,   std::nullopt, std::nullopt,
+            nullptr,        nullptr,      L2SetIndex(cfgs[0], merged_sets[i]),
+            merged_sets[i], merged[i]};
+    const std::uint32_t all_sets = cfgs[0].slices * merged_sets[i];
+    const std::vector<std::uint32_t> ways = ways_of(cfgs, merged[i]);
+    if (all[i]) {
+      l.all.emplace(cfgs[0].slices, shapes, kSectorsPerLine, /*byte_masks=*/true);
+    } else if (ways.size() == 1 && ways[0] < 0xffff) {  // LruPolicy's limit
       l.single.emplace(CacheGeometry{all_sets, ways[0], kSectorsPerLine});
       const std::size_t slots = std::size_t{all_sets} * ways[0];
       l.single_bytes = std::make_unique_for_overwrite<std::uint32_t[]>(slots * kSectorsPerLine);

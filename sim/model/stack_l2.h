@@ -4,12 +4,14 @@
 /// capacity and ways (so in their sets per slice), fed one access stream. Configurations with
 /// the same sets per slice share one recency stack (StackLru: every associativity from one
 /// stack); a set count that only one configuration has is the model's own SectorCache<LruPolicy>
-/// (the same lines, a faster search). Per configuration it keeps what L2Cache
-/// keeps per line (valid and dirty sectors, written bytes of partial sectors; the last writer is
-/// the same in every configuration) and charges what L2Cache charges: read sectors, hits and
-/// misses, DRAM fetch units, write-backs at eviction and at the flush, to the caller's
-/// per-configuration counters. tests/e2e/onepass_sweep_test.cc holds every result to a separate
-/// replay of each configuration.
+/// (the same lines, a faster search); set counts that are one times powers of two (the L2's
+/// ways at one capacity: 5120 / ways sets) share one all-associativity stack (AllAssocLru: every
+/// set count and associativity from one recency list per set of the smallest). Per configuration it
+/// keeps what L2Cache keeps per line (valid and dirty sectors, written bytes of partial sectors;
+/// the last writer is the same in every configuration) and charges what L2Cache charges: read
+/// sectors, hits and misses, DRAM fetch units, write-backs at eviction and at the flush, to the
+/// caller's per-configuration counters. tests/e2e/onepass_sweep_test.cc holds every result to a
+/// separate replay of each configuration.
 
 #include <bit>
 #include <concepts>
@@ -22,6 +24,7 @@
 #include "sim/core/stats.h"
 #include "sim/host/fast_div.h"
 #include "sim/model/address_map.h"
+#include "sim/model/all_assoc_lru.h"
 #include "sim/model/coalescer.h"
 #include "sim/model/l2_cache.h"
 #include "sim/model/replacement.h"
@@ -58,10 +61,13 @@ class L2SetIndex {
         sets_div_(sets) {}
 
   std::uint32_t operator()(Addr addr, std::uint64_t key) const {
+    return sets_div_.mod(local(addr, key));
+  }
+  /// The line's index among its slice's lines: its set is this modulo the sets.
+  std::uint32_t local(Addr addr, std::uint64_t key) const {
     const std::uint32_t chunk = fold32(addr >> interleave_shift_);
-    const std::uint32_t local = slices_div_.div(chunk) * lines_per_chunk_ +
-                                static_cast<std::uint32_t>(key & (lines_per_chunk_ - 1));
-    return sets_div_.mod(local);
+    return slices_div_.div(chunk) * lines_per_chunk_ +
+           static_cast<std::uint32_t>(key & (lines_per_chunk_ - 1));
   }
 
  private:
@@ -133,12 +139,18 @@ class StackL2 {
         l.single->clear();
         continue;
       }
-      for (std::size_t c = 0; c < l.configs.size(); ++c)
-        l.stack->for_each_resident(c, [&](std::uint32_t slot, std::uint64_t key) {
-          const std::uint8_t dirty = l.stack->state(slot, c).dirty;
-          if (dirty != 0) sink.dram_write_back(l.configs[c], owner_of(l, slot), key << 7, dirty);
-        });
-      l.stack->clear();
+      auto flush_stack = [&](auto& stack) {
+        for (std::size_t c = 0; c < l.configs.size(); ++c)
+          stack.for_each_resident(c, [&](std::uint32_t slot, std::uint64_t key) {
+            const std::uint8_t dirty = stack.state(slot, c).dirty;
+            if (dirty != 0) sink.dram_write_back(l.configs[c], owner_of(l, slot), key << 7, dirty);
+          });
+        stack.clear();
+      };
+      if (l.all)
+        flush_stack(*l.all);
+      else
+        flush_stack(*l.stack);
     }
   }
 
@@ -146,9 +158,11 @@ class StackL2 {
   /// The configurations of one sets-per-slice value: one stack over all slices' sets.
   /// Several configurations share a stack; a set count that only one has is the model's own
   /// LRU tag store (SectorCache<LruPolicy>: the same lines, a faster search and update), with
-  /// the written bytes and owners beside it.
+  /// the written bytes and owners beside it; set counts that nest share one all-associativity
+  /// stack (`all`, one level for all of them).
   struct Level {
     std::optional<StackLru> stack;
+    std::optional<AllAssocLru> all;
     std::optional<SectorCache<LruPolicy>> single;
     std::unique_ptr<std::uint32_t[]> single_bytes;  ///< per slot and sector, read while dirty
     std::unique_ptr<std::uint64_t[]> single_tag;    ///< per slot, read while dirty
@@ -157,9 +171,12 @@ class StackL2 {
     std::vector<std::size_t> configs;  ///< the stack's configuration c is configs[c] overall
     std::uint32_t last_slot = 0;       ///< the slot of the line accessed last
 
-    std::uint64_t& tag(std::uint32_t slot) { return stack ? stack->tag(slot) : single_tag[slot]; }
+    std::uint64_t& tag(std::uint32_t slot) {
+      return stack ? stack->tag(slot) : all ? all->tag(slot) : single_tag[slot];
+    }
     std::uint32_t& bytes(std::uint32_t slot, std::size_t c, unsigned s) {
       return stack ? stack->bytes(slot, c, s)
+             : all ? all->bytes(slot, c, s)
                    : single_bytes[std::size_t{slot} * kSectorsPerLine + s];
     }
   };
@@ -178,6 +195,14 @@ class StackL2 {
     const std::uint32_t slice = slices_.unit_of(line_addr);
     for (Level& l : levels_) {
       level_ = &l;
+      if (l.all) {
+        const std::uint32_t slot =
+            l.all->access(slice, l.index.local(line_addr, key), key, evict_to(sink, l, *l.all));
+        l.last_slot = slot;
+        for (std::size_t c = 0; c < l.configs.size(); ++c)
+          f(l.all->state(slot, c), slot, c, l.configs[c]);
+        continue;
+      }
       const std::uint32_t set = slice * l.sets_per_slice + l.index(line_addr, key);
       if (l.single) {  // L2Cache::locate on the model's tag store
         SectorCache<LruPolicy>& tags = *l.single;
@@ -200,21 +225,28 @@ class StackL2 {
         tags.dirty(slot) = st.dirty;
         continue;
       }
-      const StackLru::Found found =
-          l.stack->access(set, key, [&](std::size_t c, std::uint64_t victim, std::uint32_t slot) {
-            const std::uint8_t dirty = l.stack->state(slot, c).dirty;
-            if (dirty != 0)
-              sink.dram_write_back(l.configs[c], owner_of(l, slot), victim << 7, dirty);
-          });
+      const StackLru::Found found = l.stack->access(set, key, evict_to(sink, l, *l.stack));
       l.last_slot = found.slot;
       for (std::size_t c = 0; c < l.configs.size(); ++c)
         f(l.stack->state(found.slot, c), found.slot, c, l.configs[c]);
     }
   }
 
-  /// The line accessed last is now written by `owner` in every configuration.
+  /// A stack's on_evict: writes the dirty sectors of what configuration c evicts back.
+  template <class Sink, class Stack>
+  static auto evict_to(Sink& sink, Level& l, Stack& stack) {
+    return [&sink, &l, &stack](std::size_t c, std::uint64_t victim, std::uint32_t slot) {
+      const std::uint8_t dirty = stack.state(slot, c).dirty;
+      if (dirty != 0) sink.dram_write_back(l.configs[c], owner_of(l, slot), victim << 7, dirty);
+    };
+  }
+
+  /// The line accessed last is now written by `owner` in every configuration (and may be dirty).
   void set_owner(Addr, const LineOwner& owner) {
-    for (Level& l : levels_) l.tag(l.last_slot) = std::uint64_t{owner.kernel} << 32 | owner.row;
+    for (Level& l : levels_) {
+      l.tag(l.last_slot) = std::uint64_t{owner.kernel} << 32 | owner.row;
+      if (l.all) l.all->note_dirty();  // its evictions may now write back
+    }
   }
 
   /// Fills the DRAM fetch units holding the `miss` sectors of configuration g's line; returns

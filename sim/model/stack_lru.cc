@@ -2,9 +2,17 @@
 
 namespace gms {
 
+StackSlots::StackSlots(std::size_t slots, std::size_t configs, std::uint32_t sectors_per_line,
+                       bool byte_masks)
+    : k_(configs), spl_(sectors_per_line) {
+  state_ = std::make_unique_for_overwrite<StackSectors[]>(slots * k_);
+  if (byte_masks) bytes_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots * k_ * spl_);
+  tag_ = std::make_unique_for_overwrite<std::uint64_t[]>(slots);
+}
+
 StackLru::StackLru(std::uint32_t sets, std::vector<std::uint32_t> ways,
                    std::uint32_t sectors_per_line, bool byte_masks)
-    : sets_(sets), ways_(std::move(ways)), k_(ways_.size()), spl_(sectors_per_line) {
+    : sets_(sets), ways_(std::move(ways)), k_(ways_.size()) {
   GMS_ASSERT(sets > 0 && !ways_.empty(), "empty stack");
   GMS_ASSERT(sectors_per_line >= 1 && sectors_per_line <= 8, "sectors per line");
   for (const std::uint32_t w : ways_)
@@ -19,9 +27,7 @@ StackLru::StackLru(std::uint32_t sets, std::vector<std::uint32_t> ways,
   keys_ = std::make_unique_for_overwrite<std::uint64_t[]>(slots);
   slots_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots);
   fill_.assign(sets, 0);
-  state_ = std::make_unique_for_overwrite<StackSectors[]>(slots * k_);
-  if (byte_masks) bytes_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots * k_ * spl_);
-  tag_ = std::make_unique_for_overwrite<std::uint64_t[]>(slots);
+  static_cast<StackSlots&>(*this) = StackSlots(slots, k_, sectors_per_line, byte_masks);
 }
 
 }  // namespace gms

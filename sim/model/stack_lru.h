@@ -40,7 +40,41 @@ struct StackSectors {
   std::uint8_t dirty;
 };
 
-class StackLru {
+/// The per-line state of a one-pass stack, by slot: each configuration's sectors, the bytes
+/// written into each sector (optional), and one caller's value per line. Allocated, not
+/// written: a trace touches few of a large L2's lines, and the pages of the others are never
+/// faulted in; a slot is written when a line takes it (clear_line), before anything reads it.
+class StackSlots {
+ public:
+  StackSlots() = default;
+  StackSlots(std::size_t slots, std::size_t configs, std::uint32_t sectors_per_line,
+             bool byte_masks);
+
+  StackSectors& state(std::uint32_t slot, std::size_t c) {
+    return state_[std::size_t{slot} * k_ + c];
+  }
+  /// The bytes written into sector `s` of the line in configuration c (only with byte_masks).
+  std::uint32_t& bytes(std::uint32_t slot, std::size_t c, unsigned s) {
+    return bytes_[(std::size_t{slot} * k_ + c) * spl_ + s];
+  }
+  /// A caller's value per line (e.g. who dirtied it last), kept with the line, not per config.
+  std::uint64_t& tag(std::uint32_t slot) { return tag_[slot]; }
+
+ protected:
+  /// No sector of the line in any configuration.
+  void clear_line(std::uint32_t slot) {
+    std::fill_n(state_.get() + std::size_t{slot} * k_, k_, StackSectors{});
+  }
+
+ private:
+  std::size_t k_ = 0;
+  std::uint32_t spl_ = 0;
+  std::unique_ptr<StackSectors[]> state_;   ///< per slot and configuration
+  std::unique_ptr<std::uint32_t[]> bytes_;  ///< per slot, configuration and sector (byte_masks)
+  std::unique_ptr<std::uint64_t[]> tag_;    ///< per slot
+};
+
+class StackLru : public StackSlots {
  public:
   /// A depth that no configuration holds: the line was absent from every one.
   static constexpr std::uint32_t kAbsent = 0xffffffffu;
@@ -82,7 +116,7 @@ class StackLru {
       if (w > d) break;
       const std::uint32_t slot = slots[w - 1];
       on_evict(std::size_t{c}, keys[w - 1], slot);
-      state_[std::size_t{slot} * k_ + c] = {};
+      state(slot, c) = {};
     }
     std::uint32_t slot, from;
     if (hit) {
@@ -100,7 +134,7 @@ class StackLru {
     std::memmove(slots + 1, slots, from * sizeof *slots);
     keys[0] = key;
     slots[0] = slot;
-    if (!hit) std::fill_n(state_.get() + std::size_t{slot} * k_, k_, StackSectors{});
+    if (!hit) clear_line(slot);
     return {slot, hit ? d : kAbsent};
   }
 
@@ -108,16 +142,6 @@ class StackLru {
   bool resident(const Found& f, std::size_t c) const {
     return f.depth != kAbsent && f.depth < ways_[c];
   }
-
-  StackSectors& state(std::uint32_t slot, std::size_t c) {
-    return state_[std::size_t{slot} * k_ + c];
-  }
-  /// The bytes written into sector `s` of the line in configuration c (only with byte_masks).
-  std::uint32_t& bytes(std::uint32_t slot, std::size_t c, unsigned s) {
-    return bytes_[(std::size_t{slot} * k_ + c) * spl_ + s];
-  }
-  /// A caller's value per line (e.g. who dirtied it last), kept with the line, not per config.
-  std::uint64_t& tag(std::uint32_t slot) { return tag_[slot]; }
 
   /// Calls f(slot, key) for every line resident in configuration c.
   template <class F>
@@ -138,17 +162,12 @@ class StackLru {
   std::vector<std::uint32_t> by_ways_;  ///< configurations in increasing ways
   std::size_t k_;                       ///< configurations
   std::uint32_t wmax_;
-  std::uint32_t spl_;
-  // Per-slot arrays are allocated, not written: a trace touches few of a large L2's sets, and
-  // the pages of the others are never faulted in. Nothing is read before it is written: keys
-  // and slots below a set's fill, a slot's state from its allocation on, its written bytes and
+  // Allocated, not written (as StackSlots): nothing is read before it is written, keys and
+  // slots below a set's fill, a slot's state from its allocation on, its written bytes and
   // tag while it is dirty (they were written when it became dirty).
   std::unique_ptr<std::uint64_t[]> keys_;   ///< per set: its lines' keys, most recent first
   std::unique_ptr<std::uint32_t[]> slots_;  ///< beside keys_: each line's slot
   std::vector<std::uint32_t> fill_;         ///< per set: lines in the stack
-  std::unique_ptr<StackSectors[]> state_;   ///< per slot and configuration
-  std::unique_ptr<std::uint32_t[]> bytes_;  ///< per slot, configuration and sector (byte_masks)
-  std::unique_ptr<std::uint64_t[]> tag_;    ///< per slot
 };
 
 }  // namespace gms

@@ -10,11 +10,28 @@
 #include "sim/config/config.h"
 #include "sim/core/stats.h"
 #include "sim/replay/simulator.h"
+#include "trace/io/reader.h"
 
 namespace gms {
 
 /// True when `opts` replays kernel `id` (an empty kernel_ids list replays every kernel).
 bool replays_kernel(const RunOptions& opts, std::uint32_t id);
+
+/// The replay engines' outer loop: for each kernel of `reader` that `opts` replays, in order,
+/// begin(kernel), then record(w) for each of its records (read `batch` at a time), then end().
+template <class Begin, class Record, class End>
+void replay_selected_kernels(trace::TraceReader& reader, const RunOptions& opts, std::size_t batch,
+                             Begin&& begin, Record&& record, End&& end) {
+  KernelInfo kernel;
+  std::vector<WarpInstr> records(batch);
+  while (reader.next_kernel(kernel)) {
+    if (!replays_kernel(opts, kernel.id)) continue;
+    begin(kernel);
+    while (const std::size_t n = reader.read(records))
+      for (std::size_t i = 0; i < n; ++i) record(records[i]);
+    end();
+  }
+}
 
 /// Starts `kernel`: `cold` and `cached` hold fresh statistics for the modes opts.mode replays and
 /// are empty for the other (the kernel's FLOPs taken from opts.flops where given); `units`, the

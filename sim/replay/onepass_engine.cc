@@ -73,15 +73,9 @@ class OnePassEngine {
   }
 
   void replay(trace::TraceReader& reader, std::vector<std::vector<KernelStats>>& out) {
-    KernelInfo kernel;
-    std::vector<WarpInstr> records(256);
-    while (reader.next_kernel(kernel)) {
-      if (!replays_kernel(opts_, kernel.id)) continue;
-      begin_kernel(kernel);
-      while (const std::size_t n = reader.read(records))
-        for (std::size_t i = 0; i < n; ++i) replay_record(records[i]);
-      end_kernel(out);
-    }
+    replay_selected_kernels(
+        reader, opts_, 256, [&](const KernelInfo& k) { begin_kernel(k); },
+        [&](const WarpInstr& w) { replay_record(w); }, [&] { end_kernel(out); });
   }
 
  private:
@@ -208,15 +202,8 @@ class OnePassEngine {
   }
 
   void replay_cold_lines(Op op) {
-    const bool line_per_channel = cfg_.dram.interleave_bytes >= kLineBytes;
-    for (std::uint32_t i = 0; i < access_.lines; ++i) {
-      const LineAccess& la = access_.line_list[i];
-      cold_slices_[slices_.unit_of(la.line_addr)] +=
-          static_cast<std::uint64_t>(std::popcount(la.sector_mask));
-      request_cold_line(cold_dram_, coalescer_, op, la.line_addr, la.sector_mask,
-                        access_.segment_bytes, line_per_channel,
-                        [&] { return cold_dram_.channel_map().unit_of(la.line_addr); });
-    }
+    replay_cold_access(access_, op, coalescer_, slices_, cold_slices_, cold_dram_,
+                       cfg_.dram.interleave_bytes >= kLineBytes);
   }
 
   /// Variant v's L2 read of sectors `want` (its slice's sector count included).

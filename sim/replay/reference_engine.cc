@@ -38,15 +38,9 @@ class ReferenceEngine {
   /// Replays every selected kernel of `reader`, in order, appending their statistics to `out`.
   /// The L2 (when it persists across kernels) carries over from the previous call's last kernel.
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
-    KernelInfo kernel;
-    std::vector<WarpInstr> records(64);
-    while (reader.next_kernel(kernel)) {
-      if (!replays_kernel(opts_, kernel.id)) continue;
-      begin_kernel(kernel);
-      while (const std::size_t n = reader.read(records))
-        for (std::size_t i = 0; i < n; ++i) replay_record(records[i]);
-      end_kernel(out);
-    }
+    replay_selected_kernels(
+        reader, opts_, 64, [&](const KernelInfo& k) { begin_kernel(k); },
+        [&](const WarpInstr& w) { replay_record(w); }, [&] { end_kernel(out); });
   }
 
  private:
@@ -145,15 +139,8 @@ class ReferenceEngine {
   /// The cold model's traffic of the coalesced access: each line's sectors go to its L2 slice,
   /// its transactions to DRAM (request_cold_line).
   void replay_cold_lines(Op op) {
-    const bool line_per_channel = cfg_.dram.interleave_bytes >= kLineBytes;
-    for (std::uint32_t i = 0; i < access_.lines; ++i) {
-      const LineAccess& la = access_.line_list[i];
-      cold_slices_[slices_.unit_of(la.line_addr)] +=
-          static_cast<std::uint64_t>(std::popcount(la.sector_mask));
-      request_cold_line(cold_dram_, coalescer_, op, la.line_addr, la.sector_mask,
-                        access_.segment_bytes, line_per_channel,
-                        [&] { return cold_dram_.channel_map().unit_of(la.line_addr); });
-    }
+    replay_cold_access(access_, op, coalescer_, slices_, cold_slices_, cold_dram_,
+                       cfg_.dram.interleave_bytes >= kLineBytes);
   }
 
   /// Cached mode: each line of the coalesced access, in order, through SM `sm`'s L1 (loads that

@@ -5,73 +5,20 @@
 
 #include <gtest/gtest.h>
 
-#include <bit>
 #include <random>
-#include <set>
-#include <tuple>
 #include <vector>
 
-#include "sim/model/replacement.h"
-#include "sim/model/sector_cache.h"
+#include "tests/sim/model/lru_stream_support.h"
 
 namespace gms {
 namespace {
 
-struct Op {
-  std::uint64_t key;
-  std::uint8_t want;
-  bool write;
-};
-
-/// The sector rule both sides apply to a resident line: a read of `want` hits its valid
-/// sectors and fetches the 2-sector units holding a missing one (so a miss validates a
-/// neighbour, which a hit does not: sector state is not monotone in the ways); a write
-/// dirties and validates `want`. Returns the hit sectors.
-std::uint8_t apply(std::uint8_t& valid, std::uint8_t& dirty, const Op& op) {
-  if (op.write) {
-    dirty |= op.want;
-    valid |= op.want;
-    return 0;
-  }
-  const std::uint8_t hit = op.want & valid;
-  const auto miss = static_cast<std::uint8_t>(op.want & ~valid);
-  for (unsigned u = 0; u < 8; u += 2)
-    if (miss & (3u << u)) valid |= static_cast<std::uint8_t>(3u << u);
-  return hit;
-}
-
-using Event = std::tuple<std::uint64_t, int>;  // evicted key, its dirty sectors
-
-/// Per access: the hit mask, then the eviction (or none), for one configuration.
-struct Trace {
-  std::vector<std::uint8_t> hits;
-  std::vector<std::vector<Event>> evictions;
-  std::set<std::tuple<std::uint64_t, int, int>> final_lines;  // key, valid, dirty
-};
-
-Trace plain_lru(const std::vector<Op>& ops, std::uint32_t sets, std::uint32_t ways) {
-  SectorCache<LruPolicy> c(CacheGeometry{sets, ways, 8});
-  Trace t;
-  for (const Op& op : ops) {
-    const auto set = static_cast<std::uint32_t>(op.key % sets);
-    std::int32_t way = c.find(set, op.key);
-    std::vector<Event> ev_list;
-    if (way == SectorCache<LruPolicy>::kMiss) {
-      Eviction ev;
-      way = static_cast<std::int32_t>(c.allocate(set, op.key, ev));
-      if (ev.valid) ev_list.emplace_back(ev.key, ev.dirty_mask);
-    } else {
-      c.touch(set, static_cast<std::uint32_t>(way));
-    }
-    const std::size_t slot = c.slot(set, static_cast<std::uint32_t>(way));
-    t.hits.push_back(apply(c.valid(slot), c.dirty(slot), op));
-    t.evictions.push_back(ev_list);
-  }
-  c.for_each_line([&](std::size_t slot, std::uint64_t key, std::uint8_t dirty) {
-    t.final_lines.emplace(key, c.valid(slot), dirty);
-  });
-  return t;
-}
+using test::apply;
+using test::Event;
+using test::Op;
+using test::plain_lru;
+using test::random_ops;
+using test::Trace;
 
 std::vector<Trace> stack_lru(const std::vector<Op>& ops, std::uint32_t sets,
                              const std::vector<std::uint32_t>& ways) {
@@ -97,15 +44,6 @@ std::vector<Trace> stack_lru(const std::vector<Op>& ops, std::uint32_t sets,
       t[c].final_lines.emplace(key, s.state(slot, c).valid, s.state(slot, c).dirty);
     });
   return t;
-}
-
-std::vector<Op> random_ops(std::mt19937_64& rng, std::size_t n, std::uint64_t distinct) {
-  std::vector<Op> ops;
-  std::uniform_int_distribution<std::uint64_t> key(0, distinct - 1);
-  std::uniform_int_distribution<int> mask(1, 255), coin(0, 3);
-  for (std::size_t i = 0; i < n; ++i)
-    ops.push_back({key(rng), static_cast<std::uint8_t>(mask(rng)), coin(rng) == 0});
-  return ops;
 }
 
 void expect_same(const std::vector<Op>& ops, std::uint32_t sets,
