@@ -246,6 +246,13 @@ const std::vector<KeySpec>& key_table() {
           GMS_MEMBER(l2.sectors_per_cycle_per_slice)),
       key("l2.hit_latency_cycles", "cycles", "load latency of an L2 hit",
           GMS_MEMBER(l2.hit_latency_cycles)),
+      key("l2.partitions", "partitions",
+          "near/far L2 partitions: 1 = one uniform L2; more = slices and SMs split evenly among "
+          "them, a line read from a far partition copied into the reader's near one",
+          GMS_MEMBER(l2.partitions)),
+      key("l2.far_hit_latency_cycles", "cycles",
+          "load latency of an L2 hit in the far partition (used when l2.partitions > 1)",
+          GMS_MEMBER(l2.far_hit_latency_cycles)),
       key("dram.channels", "channels", "DRAM channels", GMS_MEMBER(dram.channels)),
       key("dram.bus_width_bits", "bits", "total DRAM bus width", GMS_MEMBER(dram.bus_width_bits)),
       key("dram.data_rate_mtps", "MT/s", "transfers per second per pin",
@@ -356,6 +363,20 @@ void validate(SimConfig& cfg) {
         l2.size_kb, l2.slices, l2.ways, l2.line_bytes);
   check_pow2_range("l2.interleave_bytes", l2.interleave_bytes, l2.line_bytes, 1u << 20);
   check_pow2_range("l2.dram_fetch_bytes", l2.dram_fetch_bytes, l2.sector_bytes, l2.line_bytes);
+  if (l2.partitions == 0) fail("configuration key 'l2.partitions': must be at least 1");
+  if (l2.partitions > 1) {
+    if (l2.slices % l2.partitions != 0)
+      fail("configuration key 'l2.partitions': {} slices do not split evenly into {} partitions",
+           l2.slices, l2.partitions);
+    if (cfg.gpu.sm_count < l2.partitions)
+      fail("configuration key 'l2.partitions': {} partitions but only {} SMs", l2.partitions,
+           cfg.gpu.sm_count);
+    if (l2.line_bytes != 128)
+      fail("configuration key 'l2.partitions': partitions need 128-byte L2 lines, not {}",
+           l2.line_bytes);
+    if (!(l2.far_hit_latency_cycles > 0))
+      fail("configuration key 'l2.far_hit_latency_cycles': must be above 0 with partitions");
+  }
 
   if (cfg.dram.channels == 0) fail("configuration key 'dram.channels': must be at least 1");
   check_pow2_range("dram.interleave_bytes", cfg.dram.interleave_bytes, 32, 1u << 20);

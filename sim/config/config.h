@@ -83,6 +83,12 @@ struct L2Config {
   std::uint64_t seed{};
   double sectors_per_cycle_per_slice{};  ///< L2 throughput of one slice
   double hit_latency_cycles{};
+  /// Near/far partitions (A100, H100, H200): 1 = one uniform L2. With 2 or more, slices are
+  /// split evenly and consecutively among them, SMs likewise (sim/model/address_map.h), and a
+  /// read of a line homed in another partition than the SM's is served through that SM's own
+  /// partition (sim/model/l2_cache.h).
+  std::uint32_t partitions{};
+  double far_hit_latency_cycles{};  ///< load latency of a hit in the far (home) partition
 };
 
 /// DRAM fields (traffic is counted in cached mode; the bandwidth model uses the rest).

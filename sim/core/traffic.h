@@ -27,7 +27,8 @@ struct TrafficProfile {
   std::vector<std::uint64_t> sm_shared_wavefronts;  ///< per SM
   std::vector<std::uint64_t> l2_slice_sectors;      ///< per slice: sectors read, written or updated
   DramTraffic dram;
-  std::uint64_t load_requests = 0;  ///< warp-level loads and atomics (they wait for data)
+  std::uint64_t load_requests = 0;       ///< warp-level loads and atomics (they wait for data)
+  std::uint64_t l2_far_hit_sectors = 0;  ///< L2 read hits in a far partition (l2.partitions > 1)
 };
 
 /// The level whose term is the largest in a kernel's time estimate (None: not estimated).

@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <vector>
 
 #include "sim/config/config.h"
 #include "sim/core/types.h"
@@ -44,6 +45,41 @@ class Interleave {
   unsigned shift_;
   SliceHash hash_;
   FastDiv32 mod_;
+};
+
+/// The L2's near/far partitions (l2.partitions; HARDWARE.md section 6: the A100's two partitions
+/// of 40 slices joined by a crossbar). Slices are split into equal consecutive groups, slice s in
+/// partition s / (slices / partitions): a line's home partition is its slice's. SMs are split
+/// the same way, SM i near partition i x partitions / SMs (Jia, GTC'21, finds the A100's SMs
+/// split 46 / 62; which SM ids sit in which GPC is not published, so the even split is an
+/// assumption). A line read by an SM whose partition is not its home is copied into the
+/// "mirror" slice of the SM's partition: the slice with the same index inside that partition.
+class L2Partitions {
+ public:
+  L2Partitions(std::uint32_t partitions, std::uint32_t slices, std::uint32_t sm_count)
+      : partitions_(partitions),
+        slices_per_(slices / partitions),
+        per_div_(slices / partitions),
+        near_(sm_count) {
+    for (std::uint32_t sm = 0; sm < sm_count; ++sm)
+      near_[sm] = static_cast<std::uint16_t>(std::uint64_t{sm} * partitions / sm_count);
+  }
+
+  std::uint32_t count() const { return partitions_; }
+  /// The partition SM `sm` is near (sm < the SM count).
+  std::uint32_t near_of(std::uint32_t sm) const { return near_[sm]; }
+  /// The partition slice `slice` belongs to: the home partition of the lines it holds as home.
+  std::uint32_t of_slice(std::uint32_t slice) const { return per_div_.div(slice); }
+  /// The slice of partition `p` that holds copies of the lines homed in slice `home`.
+  std::uint32_t mirror(std::uint32_t home, std::uint32_t p) const {
+    return p * slices_per_ + per_div_.mod(home);
+  }
+
+ private:
+  std::uint32_t partitions_;
+  std::uint32_t slices_per_;
+  FastDiv32 per_div_;
+  std::vector<std::uint16_t> near_;  ///< per SM: its near partition
 };
 
 inline Interleave l2_slices(const L2Config& c) {

@@ -12,11 +12,26 @@
 ///   almost nothing from DRAM.
 /// - An evicted or flushed line writes its dirty sectors back, 32 bytes each, charged to the
 ///   instruction that dirtied the line last.
+///
+/// Near/far partitions (l2.partitions > 1; L2Partitions in address_map.h says which slices and
+/// SMs belong to which partition). As Jia and Van Sandt describe the A100's L2 (GTC'21 S33322,
+/// HARDWARE.md section 6): a line's home is the slice its address hashes to; an SM reads a line
+/// homed in its own partition there. A line homed in the other partition is looked up first in
+/// the reader's near partition (the home slice's mirror slice there): sectors found are near
+/// hits; the others are read from the home slice: a far hit (l2.far_hit_latency_cycles) copies
+/// the sector into the near partition, a miss fetches from DRAM into the home slice only (the
+/// copy is made on the next far hit). Copies are clean and take capacity like any line (so a
+/// line read from both partitions is held twice); a store or atomic goes to the home slice and
+/// drops the written sectors from every copy. The state one access touches: a near read, one
+/// slice; a far read, the mirror slice of the reader's partition (lookup, and an allocation
+/// there on a far hit, whose victim may be a dirty home line written back) and the home slice;
+/// a store or atomic, the home slice and the mirror slice of every other partition.
 
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/config/config.h"
@@ -48,9 +63,11 @@ concept DramSink = requires(S s, Addr addr, std::uint32_t bytes, const LineOwner
 template <ReplacementPolicy Policy>
 class L2Cache {
  public:
-  L2Cache(const L2Config& cfg, const std::vector<Policy>& policies)
+  /// `sm_count`: the SMs split among the partitions (needed when cfg.partitions > 1).
+  L2Cache(const L2Config& cfg, const std::vector<Policy>& policies, std::uint32_t sm_count = 0)
       : cfg_(cfg),
         slices_map_(l2_slices(cfg)),
+        partitions_(cfg.partitions, cfg.slices, cfg.partitions > 1 ? sm_count : 0),
         sectors_per_line_(cfg.line_bytes / cfg.sector_bytes),
         line_shift_(static_cast<unsigned>(std::countr_zero(cfg.line_bytes))),
         fetch_sectors_(cfg.dram_fetch_bytes / cfg.sector_bytes),
@@ -68,6 +85,9 @@ class L2Cache {
     byte_mask_.resize(slots * sectors_per_line_);  // zeros, left untouched until written
     owner_.assign(slots, {});
     slice_sectors_.assign(cfg.slices, 0);
+    far_hit_sectors_.assign(cfg.slices, 0);
+    GMS_ASSERT(cfg.partitions <= 1 || (sm_count >= cfg.partitions && cfg.line_bytes == 128),
+               "a partitioned L2 needs the SM count and 128-byte lines");
   }
 
   /// Sectors each slice served (reads, writes, atomics) since the last call; resets them.
@@ -75,6 +95,13 @@ class L2Cache {
     std::vector<std::uint64_t> out(cfg_.slices, 0);
     out.swap(slice_sectors_);
     return out;
+  }
+
+  /// Read sectors that hit in a far partition since the last call (0 without partitions); resets.
+  std::uint64_t take_far_hit_sectors() {
+    std::uint64_t sum = 0;
+    for (std::uint64_t& n : far_hit_sectors_) sum += std::exchange(n, 0);
+    return sum;
   }
 
   /// True when all of the cache's state fits its huge-page arena (a test holds every preset to
@@ -105,6 +132,21 @@ class L2Cache {
         sink);
   }
 
+  /// The same, read by SM `sm`: with partitions, a line homed in a partition other than the
+  /// SM's is read through the SM's near partition (see the file comment).
+  template <DramSink Sink>
+  void read(Addr line_addr, std::uint8_t want, std::uint32_t sm, AccessCounters& c, Sink& sink) {
+    if (partitions_.count() > 1) {
+      const std::uint32_t home = slice_of(line_addr);
+      const std::uint32_t near = partitions_.near_of(sm);
+      if (partitions_.of_slice(home) != near) {
+        read_far(line_addr, want, home, near, c, sink);
+        return;
+      }
+    }
+    read(line_addr, want, c, sink);
+  }
+
   /// Writes the sectors `want` of the 128-byte line with per-sector byte masks; no DRAM read.
   template <DramSink Sink>
   void write(const LineAccess& la, const LineOwner& owner, AccessCounters& c, Sink& sink) {
@@ -116,6 +158,7 @@ class L2Cache {
           owner_[l.global_slot] = owner;
         },
         sink);
+    if (partitions_.count() > 1) drop_copies(la.line_addr, la.sector_mask);
   }
 
   /// An atomic or reduction: read-modify-write at L2 (fetches a missing sector, dirties it).
@@ -131,6 +174,7 @@ class L2Cache {
           owner_[l.global_slot] = owner;
         },
         sink);
+    if (partitions_.count() > 1) drop_copies(la.line_addr, la.sector_mask);
   }
 
   /// Writes every dirty line back (charged to its owner) and, unless `keep`, empties the cache;
@@ -236,6 +280,72 @@ class L2Cache {
     return {&slice, s, key << line_shift_, slot, base + slot};
   }
 
+  /// A read of sectors `want` of line `line_addr` (128-byte L2 lines), homed in slice `home`, by
+  /// an SM of partition `near` (not the home's): the near copy first, then the home slice.
+  template <DramSink Sink>
+  void read_far(Addr line_addr, std::uint8_t want, std::uint32_t home, std::uint32_t near,
+                AccessCounters& c, Sink& sink) {
+    const std::uint64_t key = line_addr >> line_shift_;
+    const std::uint32_t set = set_of(line_addr, key);
+    const std::uint32_t m = partitions_.mirror(home, near);
+    SectorCache<Policy>& copies = slices_[m];
+    std::int32_t way = copies.find(set, key);
+    const std::uint8_t held = way == SectorCache<Policy>::kMiss
+                                  ? 0
+                                  : copies.valid(copies.slot(set, static_cast<std::uint32_t>(way)));
+    const auto near_hit = static_cast<std::uint8_t>(want & held);
+    const auto rest = static_cast<std::uint8_t>(want & ~held);
+    c.l2_read_sectors += static_cast<std::uint64_t>(std::popcount(want));
+    if (near_hit != 0) {
+      const auto n = static_cast<std::uint64_t>(std::popcount(near_hit));
+      c.l2_read_sector_hits += n;
+      slice_sectors_[m] += n;
+      copies.touch(set, static_cast<std::uint32_t>(way));
+    }
+    if (rest == 0) return;
+    Line l = locate(line_addr, key, sink);  // the home slice
+    slice_sectors_[home] += static_cast<std::uint64_t>(std::popcount(rest));
+    std::uint8_t& valid = l.slice->valid(l.slot);
+    const auto far_hit = static_cast<std::uint8_t>(rest & valid);
+    const auto miss = static_cast<std::uint8_t>(rest & ~valid);
+    const auto far = static_cast<std::uint64_t>(std::popcount(far_hit));
+    c.l2_read_sector_hits += far;
+    c.l2_read_sector_misses += static_cast<std::uint64_t>(std::popcount(miss));
+    far_hit_sectors_[home] += far;
+    c.dram_read_bytes += fetch(l, valid, miss, sink);
+    if (far_hit == 0) return;  // a DRAM fill stays in the home partition
+    if (way == SectorCache<Policy>::kMiss) {
+      Eviction ev;
+      way = static_cast<std::int32_t>(copies.allocate(set, key, ev));
+      if (ev.valid && ev.dirty_mask != 0) {  // a home line of the near partition
+        const std::size_t base = std::size_t{m} * sets_ * cfg_.ways;
+        write_back(owner_[base + copies.slot(set, static_cast<std::uint32_t>(way))], ev.key,
+                   ev.dirty_mask, sink);
+      }
+    } else if (near_hit == 0) {
+      copies.touch(set, static_cast<std::uint32_t>(way));
+    }
+    copies.valid(copies.slot(set, static_cast<std::uint32_t>(way))) |= far_hit;
+  }
+
+  /// Drops sectors `sectors` of line `line_addr` from its copies in the partitions other than its
+  /// home (a store or atomic made them stale). Their tags stay until replaced: the tag store
+  /// never frees single ways.
+  void drop_copies(Addr line_addr, std::uint8_t sectors) {
+    const std::uint64_t key = line_addr >> line_shift_;
+    const std::uint32_t home = slice_of(line_addr);
+    const std::uint32_t home_p = partitions_.of_slice(home);
+    const std::uint32_t set = set_of(line_addr, key);
+    for (std::uint32_t p = 0; p < partitions_.count(); ++p) {
+      if (p == home_p) continue;
+      SectorCache<Policy>& copies = slices_[partitions_.mirror(home, p)];
+      const std::int32_t way = copies.find(set, key);
+      if (way != SectorCache<Policy>::kMiss)
+        copies.valid(copies.slot(set, static_cast<std::uint32_t>(way))) &=
+            static_cast<std::uint8_t>(~sectors);
+    }
+  }
+
   /// Fills the DRAM fetch units holding the `miss` sectors; returns the DRAM bytes read. It
   /// loops over the units that hold a missing sector, not over every unit with a test each:
   /// which unit of a line a random sector falls in is a coin toss, and that test mispredicted
@@ -299,6 +409,7 @@ class L2Cache {
 
   L2Config cfg_;
   Interleave slices_map_;
+  L2Partitions partitions_;
   std::uint32_t sectors_per_line_;
   unsigned line_shift_;  ///< log2 of the line size (a power of two)
   std::uint32_t fetch_sectors_;
@@ -314,7 +425,8 @@ class L2Cache {
   /// > 0 while over a quarter of recent victims were dirty (a hint). Atomic, relaxed: a
   /// parallel replay's workers share it (sim/replay/parallel_engine.h); it changes no result.
   std::atomic<int> dirty_victims_{0};
-  std::vector<std::uint64_t> slice_sectors_;  ///< per slice, since take_slice_sectors()
+  std::vector<std::uint64_t> slice_sectors_;    ///< per slice, since take_slice_sectors()
+  std::vector<std::uint64_t> far_hit_sectors_;  ///< per home slice, since take_far_hit_sectors()
 };
 
 }  // namespace gms

@@ -23,7 +23,8 @@ namespace gms {
 /// slice (a 128-byte L2 line per coalescer line) and DRAM order does not matter (no row model),
 /// and slice numbers fit QueuedAccess's 16 bits.
 inline bool l2_batches_exact(const SimConfig& cfg) {
-  return cfg.l2.line_bytes == kLineBytes && !cfg.dram.row_model && cfg.l2.slices < 0xffff;
+  return cfg.l2.line_bytes == kLineBytes && !cfg.dram.row_model && cfg.l2.slices < 0xffff &&
+         cfg.l2.partitions == 1;  // (a far read touches two slices: l2_cache.h)
 }
 
 template <ReplacementPolicy P>
@@ -90,19 +91,19 @@ template <class L1Of, class ToL2>
   }
 }
 
-/// One L2 access of line `la` by row `row` of kernel `kernel_seq`: a read of sectors `want`, or
-/// a store or atomic of its sectors, counted into `c`, its DRAM traffic to `sink`.
+/// One L2 access of line `la` by row `row` of kernel `kernel_seq`, on SM `sm`: a read of sectors
+/// `want`, or a store or atomic of its sectors, counted into `c`, its DRAM traffic to `sink`.
 template <class L2, class Sink>
 [[gnu::always_inline]] inline void replay_l2_access(L2& l2, LineKind kind, const LineAccess& la,
                                                     std::uint8_t want, std::uint32_t kernel_seq,
-                                                    std::uint32_t row, AccessCounters& c,
-                                                    Sink& sink) {
+                                                    std::uint32_t row, std::uint32_t sm,
+                                                    AccessCounters& c, Sink& sink) {
   if (kind == LineKind::Store)
     l2.write(la, {kernel_seq, row}, c, sink);
   else if (kind == LineKind::Atomic)
     l2.atomic(la, {kernel_seq, row}, c, sink);
   else
-    l2.read(la.line_addr, want, c, sink);
+    l2.read(la.line_addr, want, sm, c, sink);
 }
 
 /// The L2's DramSink: its fetches and write-backs go to a DRAM model, write-back bytes to the
@@ -161,7 +162,8 @@ class SliceGroups {
       la.line_addr = q.line_addr;
       la.sector_mask = q.want;
       if (writes_l2(q.kind)) la.byte_mask = by_slice_bytes_[k];
-      replay_l2_access(l2, q.kind, la, q.want, kernel_seq, q.row, rows[q.row].c, sink);
+      // (batches are unpartitioned: l2_batches_exact)
+      replay_l2_access(l2, q.kind, la, q.want, kernel_seq, q.row, /*sm=*/0, rows[q.row].c, sink);
     }
   }
 
@@ -183,7 +185,7 @@ class MemoryHierarchy {
     std::vector<L2P> policies;
     for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
       policies.push_back(make_policy<L2P>(cfg.l2.seed + s));
-    l2_ = std::make_unique<L2Cache<L2P>>(cfg.l2, policies);
+    l2_ = std::make_unique<L2Cache<L2P>>(cfg.l2, policies, cfg.gpu.sm_count);
     // Room for at least one instruction's lines.
     batch_lines_ =
         l2_batches_exact(cfg) && batch_lines > 0 ? std::max(batch_lines, kMaxLinesPerAccess) : 0;
@@ -215,7 +217,7 @@ class MemoryHierarchy {
         kind, a, c, [&]() -> L1Cache<L1P>& { return l1s_.of(sm); },
         [&](const LineAccess& la, std::uint8_t want) {
           if (batch_lines_ == 0) {
-            replay_l2_now(kind, la, want, row, c);
+            replay_l2_now(kind, la, want, row, sm, c);
             return;
           }
           const auto slice = static_cast<std::uint16_t>(l2_->slice_of(la.line_addr));
@@ -234,6 +236,7 @@ class MemoryHierarchy {
     charges_.flushing = false;
     charges_.stats->traffic.dram = charges_.dram.finish();
     charges_.stats->traffic.l2_slice_sectors = l2_->take_slice_sectors();
+    charges_.stats->traffic.l2_far_hit_sectors = l2_->take_far_hit_sectors();
     charges_.stats = nullptr;
   }
 
@@ -242,8 +245,8 @@ class MemoryHierarchy {
   /// code took so much of the compiler's inlining budget that the L1 lookup and the coalescing
   /// memo were left out of line (a cached matrix product replayed 5% slower).
   [[gnu::noinline]] void replay_l2_now(LineKind kind, const LineAccess& la, std::uint8_t want,
-                                       std::uint32_t row, AccessCounters& c) {
-    replay_l2_access(*l2_, kind, la, want, charges_.kernel_seq, row, c, charges_);
+                                       std::uint32_t row, std::uint32_t sm, AccessCounters& c) {
+    replay_l2_access(*l2_, kind, la, want, charges_.kernel_seq, row, sm, c, charges_);
   }
 
   /// Replays the queued L2 accesses grouped by slice, in trace order within each slice, and

@@ -40,8 +40,10 @@ double average_load_latency_cycles(const KernelStats& k, const SimConfig& cfg) {
   }
   const double all = l1 + l2 + dram;
   if (all == 0) return 0;
-  return (l1 * cfg.l1.hit_latency_cycles + l2 * cfg.l2.hit_latency_cycles +
-          dram * cfg.dram.latency_cycles) /
+  // Far-partition hits (part of the L2 hits; loads only, atomics go to their home slice).
+  const double far = static_cast<double>(k.traffic.l2_far_hit_sectors);
+  return (l1 * cfg.l1.hit_latency_cycles + (l2 - far) * cfg.l2.hit_latency_cycles +
+          far * cfg.l2.far_hit_latency_cycles + dram * cfg.dram.latency_cycles) /
          all;
 }
 

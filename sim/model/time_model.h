@@ -8,7 +8,8 @@
 ///   l2_ns      = busiest slice's sectors / (sectors per cycle per slice x clock)
 ///   l1_ns      = busiest SM's (L1 sectors / sectors per cycle + shared wavefronts / wavefronts
 ///                per cycle) / clock
-///   latency_ns = Little's law: load requests x average load latency / requests in flight, where
+///   latency_ns = Little's law: load requests x average load latency / requests in flight (L1
+///                hits, near and far L2 hits and misses each at their latency), where
 ///                in flight = resident warps (at most the kernel's warps) x loads in flight per
 ///                warp (gpu.loads_in_flight_per_warp, or the `#kernel` line's loads_in_flight,
 ///                at most the loads a warp issues in all)

@@ -329,6 +329,7 @@ std::string onepass_refusal(const std::vector<SimConfig>& cfgs) {
   (void)l2_varies;  // the L2 is a stack in every case
   const SimConfig& c = cfgs[0];
   if (c.l2.policy != ReplacementKind::Lru) return "l2.policy is not lru";
+  if (c.l2.partitions > 1) return "the L2 has near/far partitions (l2.partitions), not a stack";
   if (c.l2.line_bytes != kLineBytes || c.l2.sector_bytes != kSectorBytes)
     return "the L2 lines are not 128-byte lines of 32-byte sectors";
   if (l1_varies) {

@@ -392,7 +392,9 @@ std::vector<KernelStats> run_parallel(const SimConfig& cfg, const RunOptions& op
 }  // namespace
 
 bool parallel_replay_exact(const SimConfig& cfg) {
-  return l2_batches_exact(cfg);
+  // With L2 partitions one access touches a slice in each of two partitions (l2_cache.h), and
+  // the workers own contiguous slice ranges: such configurations replay on one thread.
+  return l2_batches_exact(cfg) && cfg.l2.partitions == 1;
 }
 
 std::vector<KernelStats> simulate_parallel(trace::TraceReader& reader, const SimConfig& cfg,

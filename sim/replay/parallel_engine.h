@@ -20,8 +20,9 @@
 /// L2 accesses (at most a batch's lines: 32 per record).
 ///
 /// Where the rule does not hold, the replay runs on one thread (the same results): with the DRAM
-/// row model (its FR-FCFS windows see requests in global order) or an L2 line other than 128
-/// bytes (one coalescer line in two slices).
+/// row model (its FR-FCFS windows see requests in global order), an L2 line other than 128
+/// bytes (one coalescer line in two slices), or L2 partitions (a far read touches a slice in its
+/// reader's partition and one in its home: sim/model/l2_cache.h).
 
 #include <string>
 #include <vector>

@@ -32,7 +32,7 @@ class ReferenceEngine {
     std::vector<L2P> policies;
     for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
       policies.push_back(make_policy<L2P>(cfg.l2.seed + s));
-    l2_ = std::make_unique<L2Cache<L2P>>(cfg.l2, policies);
+    l2_ = std::make_unique<L2Cache<L2P>>(cfg.l2, policies, cfg.gpu.sm_count);
   }
 
   /// Replays every selected kernel of `reader`, in order, appending their statistics to `out`.
@@ -84,6 +84,7 @@ class ReferenceEngine {
       }
       cached_->traffic.dram = cached_dram_.finish();
       cached_->traffic.l2_slice_sectors = l2_->take_slice_sectors();
+      cached_->traffic.l2_far_hit_sectors = l2_->take_far_hit_sectors();
     }
     if (cold_) {
       cold_->traffic.l2_slice_sectors = cold_slices_;
@@ -155,12 +156,12 @@ class ReferenceEngine {
         case LineKind::CachedLoad: {
           const L1Outcome o = l1_of(sm).read(la.line_addr, la.sector_mask);
           count_l1(c, la.sector_mask, o.hit_mask);
-          if (o.fetch_mask != 0) l2_->read(la.line_addr, o.fetch_mask, c, sink);
+          if (o.fetch_mask != 0) l2_->read(la.line_addr, o.fetch_mask, sm, c, sink);
           break;
         }
         case LineKind::Load:
           count_l1(c, la.sector_mask, 0);
-          l2_->read(la.line_addr, la.sector_mask, c, sink);
+          l2_->read(la.line_addr, la.sector_mask, sm, c, sink);
           break;
         case LineKind::Store:
           l2_->write(la, owner, c, sink);

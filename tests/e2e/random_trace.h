@@ -231,6 +231,9 @@ inline std::vector<std::vector<std::string>> random_overrides(TestRng& r) {
   if (r.chance(30))  // a separate, small L1 (or none)
     o.push_back({"l1.unified_kb=0",
                  fmt::format("l1.size_kb={}", r.chance(20) ? 0 : 4u << r.below(4)), "l1.sets=4"});
+  if (r.chance(25))  // near/far L2 partitions (invalid over odd slice counts: dropped)
+    o.push_back({fmt::format("l2.partitions={}", 2 + r.below(2)),
+                 fmt::format("l2.far_hit_latency_cycles={}", 250 + r.below(100))});
   maybe(15, "l1.sector_bytes=128");  // non-sectored
   maybe(10, "l1.line_bytes=256");
   maybe(25, fmt::format("coalescer.segment_bytes={}", 32u << r.below(3)));

@@ -191,5 +191,96 @@ TEST(L2CacheTest, SliceHashSpreadsStridedStreams) {
   EXPECT_EQ(linear.slice_of(255), 0u);
 }
 
+// Near/far partitions, by hand: 2 slices of 2 sets x 2 ways (1 KiB), linear at 128 bytes, so
+// line n homes in slice n % 2 (partition n % 2) at set (n / 2) % 2; SM 0 is near partition 0
+// (slice 0), SM 1 near partition 1 (slice 1). One sector per read.
+L2Config partitioned_l2() {
+  L2Config c = small_l2(32);
+  c.slices = 2;
+  c.partitions = 2;
+  return c;
+}
+
+L2Cache<LruPolicy> make_partitioned(const L2Config& c) {
+  return L2Cache<LruPolicy>(c, std::vector<LruPolicy>(c.slices), /*sm_count=*/2);
+}
+
+/// Hits, far hits and misses of one lap of SM `sm` over lines 0..lines-1.
+struct Lap {
+  std::uint64_t hits = 0, far = 0, misses = 0;
+  bool operator==(const Lap&) const = default;
+};
+Lap lap(L2Cache<LruPolicy>& l2, std::uint32_t sm, Addr lines, RecordingSink& sink) {
+  AccessCounters c;
+  for (Addr n = 0; n < lines; ++n) l2.read(n * 128, 0b0001, sm, c, sink);
+  EXPECT_EQ(c.l2_read_sectors, lines);
+  return {c.l2_read_sector_hits, l2.take_far_hit_sectors(), c.l2_read_sector_misses};
+}
+
+std::ostream& operator<<(std::ostream& o, const Lap& l) {
+  return o << "{hits " << l.hits << ", far " << l.far << ", misses " << l.misses << "}";
+}
+
+TEST(L2PartitionTest, ChaseWithinHalfTheL2EndsInTheNearPartition) {
+  // Lines 0-3, half the L2: lap 1 misses all (DRAM fills go to the home slice only); lap 2 hits
+  // lines 0 and 2 near and lines 1 and 3 far, copying them into slice 0; lap 3 is all near.
+  auto l2 = make_partitioned(partitioned_l2());
+  RecordingSink sink;
+  EXPECT_EQ(lap(l2, 0, 4, sink), (Lap{0, 0, 4}));
+  EXPECT_EQ(lap(l2, 0, 4, sink), (Lap{4, 2, 0}));
+  EXPECT_EQ(lap(l2, 0, 4, sink), (Lap{4, 0, 0}));
+  EXPECT_EQ(sink.read_bytes, 4u * 32);
+}
+
+TEST(L2PartitionTest, ChaseBeyondHalfTheL2HitsFar) {
+  // Lines 0-5, three quarters of the L2. Slice 0's set 0 holds home lines 0 and 4 and would
+  // need the copies of 1 and 5 too: 4 lines in 2 ways. Lap 2: 0 and 2 near, 1, 3 and 5 far
+  // (their copies evict 4, then 0, then 1's copy), 4 misses. Lap 3 (hand-traced LRU): 2 and 3
+  // near (set 1 holds 2 and 3's copy), 1 and 5 far, 0 and 4 miss.
+  auto l2 = make_partitioned(partitioned_l2());
+  RecordingSink sink;
+  EXPECT_EQ(lap(l2, 0, 6, sink), (Lap{0, 0, 6}));
+  EXPECT_EQ(lap(l2, 0, 6, sink), (Lap{5, 3, 1}));
+  EXPECT_EQ(lap(l2, 0, 6, sink), (Lap{4, 2, 2}));
+  // Without partitions the same 6 lines fit the 8-line L2: lap 2 is all hits.
+  L2Config one = partitioned_l2();
+  one.partitions = 1;
+  auto uniform = make(one);
+  EXPECT_EQ(lap(uniform, 0, 6, sink), (Lap{0, 0, 6}));
+  EXPECT_EQ(lap(uniform, 0, 6, sink), (Lap{6, 0, 0}));
+}
+
+TEST(L2PartitionTest, TwoSmsInDifferentPartitionsShareALine) {
+  auto l2 = make_partitioned(partitioned_l2());
+  RecordingSink sink;
+  AccessCounters c;
+  // Line 1 homes in partition 1: SM 1 reads it near (a miss, then a hit); SM 0 hits it far once,
+  // then near (its copy in slice 0).
+  l2.read(128, 0b0001, 1, c, sink);
+  l2.read(128, 0b0001, 0, c, sink);
+  EXPECT_EQ(l2.take_far_hit_sectors(), 1u);
+  l2.read(128, 0b0001, 0, c, sink);
+  l2.read(128, 0b0001, 1, c, sink);
+  EXPECT_EQ(l2.take_far_hit_sectors(), 0u);
+  EXPECT_EQ(c.l2_read_sector_hits, 3u);
+  EXPECT_EQ(c.l2_read_sector_misses, 1u);
+  // The copy takes capacity: slice 0's set 0 holds it and home line 0; home line 4 evicts it
+  // (LRU), so SM 0's next read of line 1 is far again, and so is one after a store by SM 1
+  // (the store goes home and drops the written sector from the copy).
+  l2.read(0, 0b0001, 0, c, sink);
+  l2.read(4 * 128, 0b0001, 0, c, sink);
+  l2.read(128, 0b0001, 0, c, sink);
+  EXPECT_EQ(l2.take_far_hit_sectors(), 1u);
+  l2.read(128, 0b0001, 0, c, sink);
+  EXPECT_EQ(l2.take_far_hit_sectors(), 0u);
+  AccessCounters w;
+  l2.write(full_write(128, 0b0001), {1, 1}, w, sink);
+  l2.read(128, 0b0001, 0, c, sink);
+  EXPECT_EQ(l2.take_far_hit_sectors(), 1u);
+  // Copies are clean: the flush writes back the one dirty home line, once.
+  l2.flush(sink, false);
+  EXPECT_EQ(sink.bytes, 32u);
+}
+
 }  // namespace
 }  // namespace gms

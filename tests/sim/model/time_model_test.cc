@@ -146,6 +146,24 @@ TEST(TimeModelTest, SingleWarpStreamIsLatencyBound) {
   EXPECT_DOUBLE_EQ(estimate_time(wide, cfg).latency_ns, 1000);
 }
 
+TEST(TimeModelTest, FarPartitionHitsCostTheFarLatency) {
+  // 100 dependent loads, all L2 hits, 40 of them in the far partition: (60 x 100 + 40 x 250) /
+  // 100 = 160 cycles each; with no far hits, the near latency.
+  SimConfig cfg = hand_config();
+  cfg.l2.partitions = 2;
+  cfg.l2.far_hit_latency_cycles = 250;
+  KernelStats k = kernel(1, 32);
+  k.traffic.load_requests = 100;
+  AccessCounters& ld = k.totals[static_cast<int>(OpClass::GlobalLoad)];
+  ld.l2_read_sectors = 100;
+  ld.l2_read_sector_hits = 100;
+  ld.l1_sector_misses = 100;
+  k.traffic.l2_far_hit_sectors = 40;
+  EXPECT_DOUBLE_EQ(estimate_time(k, cfg).avg_load_latency_ns, 160);
+  k.traffic.l2_far_hit_sectors = 0;
+  EXPECT_DOUBLE_EQ(estimate_time(k, cfg).avg_load_latency_ns, 100);
+}
+
 TEST(TimeModelTest, WavesAndOverhead) {
   SimConfig cfg = hand_config();
   cfg.gpu.launch_overhead_ns = 2000;
