@@ -363,7 +363,8 @@ void validate(SimConfig& cfg) {
         l2.size_kb, l2.slices, l2.ways, l2.line_bytes);
   check_pow2_range("l2.interleave_bytes", l2.interleave_bytes, l2.line_bytes, 1u << 20);
   check_pow2_range("l2.dram_fetch_bytes", l2.dram_fetch_bytes, l2.sector_bytes, l2.line_bytes);
-  if (l2.partitions == 0) fail("configuration key 'l2.partitions': must be at least 1");
+  if (l2.partitions == 0 || l2.partitions > 64)
+    fail("configuration key 'l2.partitions': {} is not 1 to 64", l2.partitions);
   if (l2.partitions > 1) {
     if (l2.slices % l2.partitions != 0)
       fail("configuration key 'l2.partitions': {} slices do not split evenly into {} partitions",

@@ -70,6 +70,9 @@ class L2Partitions {
   std::uint32_t near_of(std::uint32_t sm) const { return near_[sm]; }
   /// The partition slice `slice` belongs to: the home partition of the lines it holds as home.
   std::uint32_t of_slice(std::uint32_t slice) const { return per_div_.div(slice); }
+  /// A slice's index inside its partition: the slices one access touches (a home slice and its
+  /// mirrors) share it.
+  std::uint32_t local_of(std::uint32_t slice) const { return per_div_.mod(slice); }
   /// The slice of partition `p` that holds copies of the lines homed in slice `home`.
   std::uint32_t mirror(std::uint32_t home, std::uint32_t p) const {
     return p * slices_per_ + per_div_.mod(home);

@@ -136,9 +136,15 @@ class L2Cache {
   /// SM's is read through the SM's near partition (see the file comment).
   template <DramSink Sink>
   void read(Addr line_addr, std::uint8_t want, std::uint32_t sm, AccessCounters& c, Sink& sink) {
+    read_in(line_addr, want, near_partition_of(sm), c, sink);
+  }
+
+  /// The same, read by an SM near partition `near` (near_partition_of).
+  template <DramSink Sink>
+  void read_in(Addr line_addr, std::uint8_t want, std::uint32_t near, AccessCounters& c,
+               Sink& sink) {
     if (partitions_.count() > 1) {
       const std::uint32_t home = slice_of(line_addr);
-      const std::uint32_t near = partitions_.near_of(sm);
       if (partitions_.of_slice(home) != near) {
         read_far(line_addr, want, home, near, c, sink);
         return;
@@ -146,6 +152,18 @@ class L2Cache {
     }
     read(line_addr, want, c, sink);
   }
+
+  /// The partition SM `sm` is near (0 without partitions).
+  std::uint32_t near_partition_of(std::uint32_t sm) const {
+    return partitions_.count() > 1 ? partitions_.near_of(sm) : 0;
+  }
+
+  /// The batch group of byte address `addr` (line_batch.h): the index of its slice inside its
+  /// partition (without partitions, its slice). Every slice an access touches, its home slice and
+  /// that slice's mirrors, is in its group, so accesses grouped by it, in trace order within
+  /// each group, give the results of trace order.
+  std::uint32_t batch_group_of(Addr addr) const { return partitions_.local_of(slice_of(addr)); }
+  std::uint32_t batch_groups() const { return cfg_.slices / partitions_.count(); }
 
   /// Writes the sectors `want` of the 128-byte line with per-sector byte masks; no DRAM read.
   template <DramSink Sink>

@@ -8,6 +8,9 @@
 ///
 /// Exact: every slice sees its own accesses in trace order, and what a slice does depends on
 /// nothing else's order (statistics are sums; the DRAM model without its row model adds bytes).
+/// With L2 partitions one access may touch a home slice and its mirrors in other partitions
+/// (l2_cache.h): the group is then the slice's index inside its partition, which all of them
+/// share, so each group's slices still see their accesses in trace order.
 /// MemoryHierarchy batches only where that holds. The L1s are not batched: grouping their
 /// lookups by SM as well measured no faster.
 
@@ -29,10 +32,13 @@ enum class LineKind : std::uint8_t {
 /// One L2 access (the sectors of one 128-byte line that one warp instruction reads from or
 /// writes to L2), as queued.
 struct QueuedAccess {
+  /// The 128-byte line; its 7 low bits hold the reader's near L2 partition (0 without them).
   Addr line_addr = 0;
-  std::uint32_t row = 0;    ///< the instruction row charged
-  std::uint16_t slice = 0;  ///< the line's L2 slice
-  std::uint8_t want = 0;    ///< the sectors read (a load's L1 misses) or written
+  std::uint32_t row = 0;  ///< the instruction row charged
+  /// The line's L2 slice; with L2 partitions, its batch group (the slice's index inside its
+  /// partition, L2Cache::batch_group_of).
+  std::uint16_t slice = 0;
+  std::uint8_t want = 0;  ///< the sectors read (a load's L1 misses) or written
   LineKind kind = LineKind::Load;
 };
 static_assert(sizeof(QueuedAccess) == 16);

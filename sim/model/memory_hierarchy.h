@@ -23,8 +23,7 @@ namespace gms {
 /// slice (a 128-byte L2 line per coalescer line) and DRAM order does not matter (no row model),
 /// and slice numbers fit QueuedAccess's 16 bits.
 inline bool l2_batches_exact(const SimConfig& cfg) {
-  return cfg.l2.line_bytes == kLineBytes && !cfg.dram.row_model && cfg.l2.slices < 0xffff &&
-         cfg.l2.partitions == 1;  // (a far read touches two slices: l2_cache.h)
+  return cfg.l2.line_bytes == kLineBytes && !cfg.dram.row_model && cfg.l2.slices < 0xffff;
 }
 
 template <ReplacementPolicy P>
@@ -91,19 +90,20 @@ template <class L1Of, class ToL2>
   }
 }
 
-/// One L2 access of line `la` by row `row` of kernel `kernel_seq`, on SM `sm`: a read of sectors
-/// `want`, or a store or atomic of its sectors, counted into `c`, its DRAM traffic to `sink`.
+/// One L2 access of line `la` by row `row` of kernel `kernel_seq`, on an SM near L2 partition
+/// `near`: a read of sectors `want`, or a store or atomic of its sectors, counted into `c`, its
+/// DRAM traffic to `sink`.
 template <class L2, class Sink>
 [[gnu::always_inline]] inline void replay_l2_access(L2& l2, LineKind kind, const LineAccess& la,
                                                     std::uint8_t want, std::uint32_t kernel_seq,
-                                                    std::uint32_t row, std::uint32_t sm,
+                                                    std::uint32_t row, std::uint32_t near,
                                                     AccessCounters& c, Sink& sink) {
   if (kind == LineKind::Store)
     l2.write(la, {kernel_seq, row}, c, sink);
   else if (kind == LineKind::Atomic)
     l2.atomic(la, {kernel_seq, row}, c, sink);
   else
-    l2.read(la.line_addr, want, sm, c, sink);
+    l2.read_in(la.line_addr, want, near, c, sink);
 }
 
 /// The L2's DramSink: its fetches and write-backs go to a DRAM model, write-back bytes to the
@@ -159,11 +159,11 @@ class SliceGroups {
     LineAccess la;
     for (std::size_t k = 0; k < placed_; ++k) {
       const QueuedAccess& q = by_slice_[k];
-      la.line_addr = q.line_addr;
+      la.line_addr = q.line_addr & ~Addr{kLineBytes - 1};
       la.sector_mask = q.want;
       if (writes_l2(q.kind)) la.byte_mask = by_slice_bytes_[k];
-      // (batches are unpartitioned: l2_batches_exact)
-      replay_l2_access(l2, q.kind, la, q.want, kernel_seq, q.row, /*sm=*/0, rows[q.row].c, sink);
+      const auto near = static_cast<std::uint32_t>(q.line_addr & (kLineBytes - 1));
+      replay_l2_access(l2, q.kind, la, q.want, kernel_seq, q.row, near, rows[q.row].c, sink);
     }
   }
 
@@ -191,7 +191,7 @@ class MemoryHierarchy {
         l2_batches_exact(cfg) && batch_lines > 0 ? std::max(batch_lines, kMaxLinesPerAccess) : 0;
     queue_.resize(batch_lines_);
     store_bytes_.resize(batch_lines_);
-    groups_.reset(0, cfg.l2.slices);
+    groups_.reset(0, l2_->batch_groups());
   }
 
   /// Starts a kernel: empty L1s sized by the kernel's carve-out; the L2 was emptied at the end
@@ -217,13 +217,15 @@ class MemoryHierarchy {
         kind, a, c, [&]() -> L1Cache<L1P>& { return l1s_.of(sm); },
         [&](const LineAccess& la, std::uint8_t want) {
           if (batch_lines_ == 0) {
-            replay_l2_now(kind, la, want, row, sm, c);
+            replay_l2_now(kind, la, want, row, l2_->near_partition_of(sm), c);
             return;
           }
-          const auto slice = static_cast<std::uint16_t>(l2_->slice_of(la.line_addr));
-          groups_.count(slice);
+          // Grouped by batch group (the slice, or with partitions its index in its partition),
+          // the reader's near partition riding in the line address's low bits (line_batch.h).
+          const auto group = static_cast<std::uint16_t>(l2_->batch_group_of(la.line_addr));
+          groups_.count(group);
           if (writes_l2(kind)) store_bytes_[queued_] = la.byte_mask;
-          queue_[queued_++] = {la.line_addr, row, slice, want, kind};
+          queue_[queued_++] = {la.line_addr | l2_->near_partition_of(sm), row, group, want, kind};
         });
   }
 
@@ -245,8 +247,8 @@ class MemoryHierarchy {
   /// code took so much of the compiler's inlining budget that the L1 lookup and the coalescing
   /// memo were left out of line (a cached matrix product replayed 5% slower).
   [[gnu::noinline]] void replay_l2_now(LineKind kind, const LineAccess& la, std::uint8_t want,
-                                       std::uint32_t row, std::uint32_t sm, AccessCounters& c) {
-    replay_l2_access(*l2_, kind, la, want, charges_.kernel_seq, row, sm, c, charges_);
+                                       std::uint32_t row, std::uint32_t near, AccessCounters& c) {
+    replay_l2_access(*l2_, kind, la, want, charges_.kernel_seq, row, near, c, charges_);
   }
 
   /// Replays the queued L2 accesses grouped by slice, in trace order within each slice, and
@@ -257,7 +259,7 @@ class MemoryHierarchy {
     for (std::size_t i = 0; i < queued_; ++i) groups_.place(queue_[i], store_bytes_[i]);
     groups_.replay(*l2_, charges_.stats->instructions, charges_.kernel_seq, charges_);
     queued_ = 0;
-    groups_.reset(0, cfg_.l2.slices);
+    groups_.reset(0, l2_->batch_groups());
   }
 
   const SimConfig& cfg_;

@@ -88,8 +88,8 @@ bool l1_state_fits(const L1Config& cfg, std::uint32_t sms) {
 }
 
 template <class Policy>
-bool l2_state_fits(const L2Config& cfg) {
-  return L2Cache<Policy>(cfg, std::vector<Policy>(cfg.slices)).state_in_arena();
+bool l2_state_fits(const L2Config& cfg, std::uint32_t sms) {
+  return L2Cache<Policy>(cfg, std::vector<Policy>(cfg.slices), sms).state_in_arena();
 }
 
 TEST(StateArenaTest, EveryPresetsL1AndL2FitTheirArenasWithEveryPolicy) {
@@ -105,10 +105,10 @@ TEST(StateArenaTest, EveryPresetsL1AndL2FitTheirArenasWithEveryPolicy) {
     EXPECT_TRUE(l1_state_fits<FifoPolicy>(l1, sms)) << entry.path();
     EXPECT_TRUE(l1_state_fits<SrripPolicy>(l1, sms)) << entry.path();
     EXPECT_TRUE(l1_state_fits<RandomPolicy>(l1, sms)) << entry.path();
-    EXPECT_TRUE(l2_state_fits<LruPolicy>(cfg)) << entry.path();
-    EXPECT_TRUE(l2_state_fits<FifoPolicy>(cfg)) << entry.path();
-    EXPECT_TRUE(l2_state_fits<SrripPolicy>(cfg)) << entry.path();
-    EXPECT_TRUE(l2_state_fits<RandomPolicy>(cfg)) << entry.path();
+    EXPECT_TRUE(l2_state_fits<LruPolicy>(cfg, sms)) << entry.path();
+    EXPECT_TRUE(l2_state_fits<FifoPolicy>(cfg, sms)) << entry.path();
+    EXPECT_TRUE(l2_state_fits<SrripPolicy>(cfg, sms)) << entry.path();
+    EXPECT_TRUE(l2_state_fits<RandomPolicy>(cfg, sms)) << entry.path();
   }
   EXPECT_GE(presets, 4);
 }
