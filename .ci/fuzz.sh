@@ -10,7 +10,8 @@
 # it that add coverage are merged into tests/fuzz/corpus/<target>/ (libFuzzer -merge=1: the
 # committed seeds stay, a new input is added only for coverage they lack, the smallest one that
 # has it), to be committed; and one line per run (date, target, seconds, executions, new units,
-# corpus entries added) is appended to build-fuzz/fuzz-runs.tsv for tests/fuzz/README.md.
+# corpus entries added, CPU seconds: user + sys of the fuzzing processes, what a shared machine
+# leaves them of the wall seconds) is appended to build-fuzz/fuzz-runs.tsv for tests/fuzz/README.md.
 #   FUZZ_KEEP=1 FUZZ_SECONDS=3600 bash .ci/fuzz.sh fuzz_gmt
 # FUZZ_JOBS=N runs N copies of a target at once on the shared work corpus (long mode).
 # FUZZ_BUILD=0 skips the build and uses the targets already in build-fuzz/tests/fuzz/ (the next
@@ -46,10 +47,15 @@ for t in "${targets[@]}"; do
   parallel=()
   [[ $fuzz_jobs -gt 1 ]] && parallel=(-jobs="$fuzz_jobs" -workers="$fuzz_jobs")
   status=0
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "build-fuzz/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts/$t-" \
-    "${parallel[@]}" "$work" "tests/fuzz/corpus/$t" >"build-fuzz/$t.log" 2>&1 || status=$?
+  cpu_file=$(mktemp)
+  TIMEFORMAT='%U %S'
+  { time ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "build-fuzz/tests/fuzz/$t" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    -artifact_prefix="build-fuzz/artifacts/$t-" "${parallel[@]}" "$work" "tests/fuzz/corpus/$t" \
+    >"build-fuzz/$t.log" 2>&1 || status=$?; } 2>"$cpu_file"
+  cpu=$(awk '{printf "%.0f", $1 + $2}' "$cpu_file")
+  rm -f "$cpu_file"
   [[ $keep == 1 ]] || rm -rf "$work"
   if [[ $status -ne 0 ]]; then
     tail -n 60 "build-fuzz/$t.log" >&2
@@ -71,8 +77,8 @@ for t in "${targets[@]}"; do
     execs=$(awk '/^stat::number_of_executed_units/ {s += $2} END {print s + 0}' "${logs[@]}")
     units=$(awk '/^stat::new_units_added/ {s += $2} END {print s + 0}' "${logs[@]}")
     rm -f fuzz-*.log
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$seconds" "$execs" "$units" \
-      "$added" >>build-fuzz/fuzz-runs.tsv
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$seconds" "$execs" "$units" \
+      "$added" "$cpu" >>build-fuzz/fuzz-runs.tsv
     echo "fuzz.sh: $t: $added new corpus entries in tests/fuzz/corpus/$t (commit them)"
   fi
 done
