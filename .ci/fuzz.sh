@@ -10,9 +10,11 @@
 # it that add coverage are merged into tests/fuzz/corpus/<target>/ (libFuzzer -merge=1: the
 # committed seeds stay, a new input is added only for coverage they lack, the smallest one that
 # has it), to be committed; and one line per run (date, target, seconds, executions, new units,
-# corpus entries added) is appended to build-fuzz/fuzz-runs.tsv for tests/fuzz/README.md.
+# corpus entries added, CPU seconds: user + sys of the fuzzing processes, what a shared machine
+# leaves them of the wall seconds) is appended to build-fuzz/fuzz-runs.tsv for tests/fuzz/README.md.
 #   FUZZ_KEEP=1 FUZZ_SECONDS=3600 bash .ci/fuzz.sh fuzz_gmt
 # FUZZ_JOBS=N runs N copies of a target at once on the shared work corpus (long mode).
+# FUZZ_PARALLEL=N (short mode; default: the number of CPUs) runs N targets side by side.
 # FUZZ_BUILD=0 skips the build and uses the targets already in build-fuzz/tests/fuzz/ (the next
 # piece of a long run).
 set -euo pipefail
@@ -34,8 +36,9 @@ if [[ ${FUZZ_BUILD:-1} != 0 ]]; then
   cmake --build build-fuzz --target "${targets[@]}" -j "$(nproc)"
 fi
 
-mkdir -p build-fuzz/artifacts
-for t in "${targets[@]}"; do
+# One target: its run, its statistics and (long mode) the merge and the runs table's line.
+fuzz_one() {
+  local t=$1 work status cpu_file cpu before added execs units logs
   echo "== $t (${seconds}s)"
   if [[ $keep == 1 ]]; then
     work="build-fuzz/corpus/$t"  # kept: the next run goes on from here
@@ -46,19 +49,24 @@ for t in "${targets[@]}"; do
   parallel=()
   [[ $fuzz_jobs -gt 1 ]] && parallel=(-jobs="$fuzz_jobs" -workers="$fuzz_jobs")
   status=0
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "build-fuzz/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts/$t-" \
-    "${parallel[@]}" "$work" "tests/fuzz/corpus/$t" >"build-fuzz/$t.log" 2>&1 || status=$?
+  cpu_file=$(mktemp)
+  TIMEFORMAT='%U %S'
+  { time ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "build-fuzz/tests/fuzz/$t" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    -artifact_prefix="build-fuzz/artifacts/$t-" "${parallel[@]}" "$work" "tests/fuzz/corpus/$t" \
+    >"build-fuzz/$t.log" 2>&1 || status=$?; } 2>"$cpu_file"
+  cpu=$(awk '{printf "%.0f", $1 + $2}' "$cpu_file")
+  rm -f "$cpu_file"
   [[ $keep == 1 ]] || rm -rf "$work"
   if [[ $status -ne 0 ]]; then
     tail -n 60 "build-fuzz/$t.log" >&2
     echo "fuzz.sh: $t failed (status $status); log build-fuzz/$t.log, reproducer in" \
       "build-fuzz/artifacts/" >&2
-    exit 1
+    return 1
   fi
   grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' \
-    "build-fuzz/$t.log" || true
+    "build-fuzz/$t.log" | sed "s/^/$t /" || true
   if [[ $keep == 1 ]]; then
     before=$(ls "tests/fuzz/corpus/$t" | wc -l)
     "build-fuzz/tests/fuzz/$t" -merge=1 -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
@@ -71,9 +79,33 @@ for t in "${targets[@]}"; do
     execs=$(awk '/^stat::number_of_executed_units/ {s += $2} END {print s + 0}' "${logs[@]}")
     units=$(awk '/^stat::new_units_added/ {s += $2} END {print s + 0}' "${logs[@]}")
     rm -f fuzz-*.log
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$seconds" "$execs" "$units" \
-      "$added" >>build-fuzz/fuzz-runs.tsv
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$seconds" "$execs" "$units" \
+      "$added" "$cpu" >>build-fuzz/fuzz-runs.tsv
     echo "fuzz.sh: $t: $added new corpus entries in tests/fuzz/corpus/$t (commit them)"
   fi
-done
+}
+
+mkdir -p build-fuzz/artifacts
+if [[ $keep == 1 ]]; then
+  for t in "${targets[@]}"; do fuzz_one "$t"; done  # one after the other: each merges seeds
+else
+  # Short mode (CI): the targets side by side, one per CPU (FUZZ_PARALLEL), each a single
+  # process for its FUZZ_SECONDS as before; on CI's two CPUs 5 x 20 s takes 60 s, not 100 s.
+  parallel_targets=${FUZZ_PARALLEL:-$(nproc)}
+  running=0
+  failed=0
+  for t in "${targets[@]}"; do
+    if [[ $running -ge $parallel_targets ]]; then
+      wait -n || failed=1
+      running=$((running - 1))
+    fi
+    fuzz_one "$t" &
+    running=$((running + 1))
+  done
+  while [[ $running -gt 0 ]]; do
+    wait -n || failed=1
+    running=$((running - 1))
+  done
+  [[ $failed == 0 ]] || exit 1
+fi
 echo "fuzz.sh: all targets ran ${seconds}s without a finding"
