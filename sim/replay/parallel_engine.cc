@@ -51,7 +51,7 @@ template <ReplacementPolicy L1P, ReplacementPolicy L2P>
 class L1Stage {
  public:
   L1Stage(const SimConfig& cfg, const L2Cache<L2P>& l2, const std::vector<std::uint16_t>& owner)
-      : cfg_(cfg), l1s_(cfg), l2_(l2), slice_owner_(owner) {}
+      : cfg_(cfg), l1s_(cfg), l2_(l2), group_owner_(owner) {}
 
   void begin_kernel(std::uint64_t l1_bytes) { l1s_.begin_kernel(l1_bytes); }
 
@@ -69,11 +69,13 @@ class L1Stage {
     through_l1(
         kind, a, c, [&]() -> L1Cache<L1P>& { return l1s_.of(sm); },
         [&](const LineAccess& la, std::uint8_t want) {
-          const auto slice = static_cast<std::uint16_t>(l2_.slice_of(la.line_addr));
-          L2Queue& q = queues_[slice_owner_[slice]];
+          // As MemoryHierarchy queues it: by batch group (the slice, or with partitions its index
+          // in its partition), the reader's near partition in the line address's low bits.
+          const auto group = static_cast<std::uint16_t>(l2_.batch_group_of(la.line_addr));
+          L2Queue& q = queues_[group_owner_[group]];
           if (q.runs.empty() || q.runs.back().record != record_)
             q.runs.push_back({record_, static_cast<std::uint32_t>(q.entries.size())});
-          q.entries.push_back({la.line_addr, row, slice, want, kind});
+          q.entries.push_back({la.line_addr | l2_.near_partition_of(sm), row, group, want, kind});
           if (writes_l2(kind)) q.write_bytes.push_back(la.byte_mask);
         });
   }
@@ -81,8 +83,8 @@ class L1Stage {
  private:
   const SimConfig& cfg_;
   SmL1s<L1P> l1s_;
-  const L2Cache<L2P>& l2_;  ///< shared: only its slice map is read here
-  const std::vector<std::uint16_t>& slice_owner_;
+  const L2Cache<L2P>& l2_;  ///< shared: only its maps are read here
+  const std::vector<std::uint16_t>& group_owner_;
   L2Queue* queues_ = nullptr;
   std::uint32_t record_ = 0;
 };
@@ -151,38 +153,44 @@ class ParallelReplayer {
 
     typename Run::StagePtr stage;
     RecordReplay<Stage> r;  ///< its share of the kernel's statistics in r.cold, r.cached
-    // Cached mode's L2 side: its slices [first_slice, end_slice).
+    // Cached mode's L2 side: the slices of batch groups [first_group, end_group) (a group is a
+    // slice, or with partitions the slices at one index in every partition).
     L2DramCharges charges;
     SliceGroups groups;
-    std::uint32_t first_slice = 0, end_slice = 0;
+    std::uint32_t first_group = 0, end_group = 0;
     std::vector<std::uint32_t> run_cursor, bytes_cursor;  ///< per source worker, while merging
   };
 
  public:
   ParallelReplayer(const SimConfig& cfg, const RunOptions& opts)
-      : cfg_(cfg), opts_(opts), team_(opts.threads), sms_(cfg.gpu.sm_count) {
+      : cfg_(cfg),
+        opts_(opts),
+        team_(opts.threads),
+        sms_(cfg.gpu.sm_count),
+        drain_lines_(std::max<std::size_t>(opts.cached_batch_lines, 1)) {
     const unsigned n = team_.size();
     if constexpr (!kColdOnly) {
       std::vector<L2P> policies;
       for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
         policies.push_back(make_policy<L2P>(cfg.l2.seed + s));
-      l2_ = std::make_unique<typename Run::L2>(cfg.l2, policies);
+      l2_ = std::make_unique<typename Run::L2>(cfg.l2, policies, cfg.gpu.sm_count);
       queues_.resize(std::size_t{2} * n * n);
-      slice_owner_.resize(cfg.l2.slices);
+      group_owner_.resize(l2_->batch_groups());
     }
     for (unsigned t = 0; t < n; ++t) {
       if constexpr (kColdOnly) {
         workers_.push_back(std::make_unique<Worker>(cfg, 0));
       } else {
         workers_.push_back(
-            std::make_unique<Worker>(cfg, std::make_unique<Stage>(cfg, *l2_, slice_owner_)));
+            std::make_unique<Worker>(cfg, std::make_unique<Stage>(cfg, *l2_, group_owner_)));
         Worker& w = *workers_.back();
         // Contiguous ranges: the slices' per-slice counters of two workers share a host cache
         // line at most at the ranges' edges.
-        w.first_slice = static_cast<std::uint32_t>(std::uint64_t{cfg.l2.slices} * t / n);
-        w.end_slice = static_cast<std::uint32_t>(std::uint64_t{cfg.l2.slices} * (t + 1) / n);
-        for (std::uint32_t s = w.first_slice; s < w.end_slice; ++s)
-          slice_owner_[s] = static_cast<std::uint16_t>(t);
+        const std::uint64_t groups = l2_->batch_groups();
+        w.first_group = static_cast<std::uint32_t>(groups * t / n);
+        w.end_group = static_cast<std::uint32_t>(groups * (t + 1) / n);
+        for (std::uint32_t g = w.first_group; g < w.end_group; ++g)
+          group_owner_[g] = static_cast<std::uint16_t>(t);
         w.run_cursor.resize(n);
         w.bytes_cursor.resize(n);
       }
@@ -191,9 +199,10 @@ class ParallelReplayer {
 
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
     // Records are decoded on a reading thread of their own, even compact .gmt ones (which the
-    // sequential replay decodes itself), with partial strided lanes (completed where needed): on
-    // this thread, decoding would hold every worker up. Not from standard input (as
-    // simulator.cc's).
+    // sequential replay decodes itself), with partial strided lanes (completed where needed):
+    // decoding on this thread, before each phase, held every worker up (a 2-core run of a
+    // stream, a scattered trace and a matrix product, 1024- to 4096-record batches: as fast or
+    // faster this way). Not from standard input (as simulator.cc's).
     PartialStridedLanes partial(reader);
     if (opts_.read_ahead && reader.source_name() != "-") {
       trace::ReadAhead ahead(reader, kBatchRecords, kReadAheadDepth);
@@ -215,14 +224,23 @@ class ParallelReplayer {
         number(batch);
         auto phase = [&](unsigned t) {
           Worker& w = *workers_[t];
-          if constexpr (!kColdOnly) drain_l2(w, t);
+          if constexpr (!kColdOnly) drain_l2(w, t, parity_ ^ 1);
           replay_records(w, t, batch);
         };
         team_.run(phase);
-        parity_ ^= 1;
+        window_records_ += batch.size();
+        // The queues filled so far are replayed in the next phase once they hold a batch of L2
+        // accesses (as many as the sequential replay groups by slice: fewer measured slower) or
+        // their record numbers approach 32 bits.
+        if constexpr (!kColdOnly)
+          if (queued(parity_) >= drain_lines_ || window_records_ >= (std::size_t{1} << 30)) {
+            parity_ ^= 1;
+            window_records_ = 0;
+          }
       }
       auto last = [&](unsigned t) { end_share(*workers_[t], t); };
       team_.run(last);
+      window_records_ = 0;
       end_kernel(out);
     }
   }
@@ -278,17 +296,25 @@ class ParallelReplayer {
     for (std::size_t i = 0; i < batch.size(); ++i) {
       if (sm_of_[i] % n != t) continue;
       if constexpr (!kColdOnly)
-        w.stage->target(&queue(parity_, t, 0), static_cast<std::uint32_t>(i));
+        w.stage->target(&queue(parity_, t, 0), static_cast<std::uint32_t>(window_records_ + i));
       w.r.add(batch[i], rows_of_[i], sm_of_[i]);
     }
   }
 
-  /// Worker t replays the L2 accesses queued for its slices in the previous phase: merged back
-  /// into trace order by record, one slice at a time.
-  void drain_l2(Worker& w, unsigned t) {
+  /// The L2 accesses in the queues of `parity`.
+  std::size_t queued(unsigned parity) {
+    std::size_t total = 0;
+    for (unsigned from = 0; from < team_.size(); ++from)
+      for (unsigned to = 0; to < team_.size(); ++to)
+        total += queue(parity, from, to).entries.size();
+    return total;
+  }
+
+  /// Worker t replays the L2 accesses queued for its slices in the queues of `from_parity`:
+  /// merged back into trace order by record, one slice at a time.
+  void drain_l2(Worker& w, unsigned t, unsigned from_parity) {
     const unsigned n = team_.size();
-    const unsigned from_parity = parity_ ^ 1;
-    w.groups.reset(w.first_slice, w.end_slice - w.first_slice);
+    w.groups.reset(w.first_group, w.end_group - w.first_group);
     std::size_t total = 0;
     for (unsigned s = 0; s < n; ++s) {
       const L2Queue& q = queue(from_parity, s, t);
@@ -332,10 +358,12 @@ class ParallelReplayer {
     if (cold_) w.r.cold_model.end_kernel(*w.r.cold, w.r.traffic);
     if constexpr (!kColdOnly) {
       if (!cached_) return;
-      drain_l2(w, t);
+      drain_l2(w, t, parity_ ^ 1);  // the older queues first
+      drain_l2(w, t, parity_);
       w.charges.flushing = true;
       if (!cfg_.l2.persist_across_kernels)
-        l2_->flush(w.charges, /*keep=*/false, w.first_slice, w.end_slice);
+        for (std::uint32_t first = 0; first < cfg_.l2.slices; first += l2_->batch_groups())
+          l2_->flush(w.charges, /*keep=*/false, first + w.first_group, first + w.end_group);
       w.charges.flushing = false;
       w.r.cached->traffic.dram = w.charges.dram.finish();
       w.charges.stats = nullptr;
@@ -350,7 +378,10 @@ class ParallelReplayer {
       add_units(traffic_, worker->r.traffic);
     }
     if constexpr (!kColdOnly)
-      if (cached_) cached_->traffic.l2_slice_sectors = l2_->take_slice_sectors();
+      if (cached_) {
+        cached_->traffic.l2_slice_sectors = l2_->take_slice_sectors();
+        cached_->traffic.l2_far_hit_sectors = l2_->take_far_hit_sectors();
+      }
     finish_kernel(cold_, cached_, traffic_, cfg_, opts_, out);
   }
 
@@ -364,9 +395,11 @@ class ParallelReplayer {
   ThreadTeam team_;
   FastDiv32 sms_;
   std::unique_ptr<typename Run::L2> l2_;    ///< cached mode's, shared by the workers
-  std::vector<std::uint16_t> slice_owner_;  ///< per L2 slice: its worker
+  std::vector<std::uint16_t> group_owner_;  ///< per batch group of L2 slices: its worker
   std::vector<L2Queue> queues_;             ///< [phase parity][from worker][to worker]
   unsigned parity_ = 0;                     ///< the queues this phase's records fill
+  std::size_t window_records_ = 0;          ///< records queued into them so far
+  std::size_t drain_lines_;                 ///< L2 accesses that make the queues be replayed
   std::vector<std::unique_ptr<Worker>> workers_;
   InstrTable rows_;
   std::vector<std::uint32_t> rows_of_, sm_of_;  ///< per record of the batch
@@ -392,9 +425,7 @@ std::vector<KernelStats> run_parallel(const SimConfig& cfg, const RunOptions& op
 }  // namespace
 
 bool parallel_replay_exact(const SimConfig& cfg) {
-  // With L2 partitions one access touches a slice in each of two partitions (l2_cache.h), and
-  // the workers own contiguous slice ranges: such configurations replay on one thread.
-  return l2_batches_exact(cfg) && cfg.l2.partitions == 1;
+  return l2_batches_exact(cfg);
 }
 
 std::vector<KernelStats> simulate_parallel(trace::TraceReader& reader, const SimConfig& cfg,

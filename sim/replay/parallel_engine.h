@@ -19,10 +19,14 @@
 /// Memory stays flat in trace length: a batch of records, and per worker two phases' queues of
 /// L2 accesses (at most a batch's lines: 32 per record).
 ///
+/// With L2 partitions one access touches slices in several partitions (a far read its home slice
+/// and its mirror in the reader's partition, a store the copies in the others: l2_cache.h), all
+/// at one index inside their partitions: workers then own ranges of those indices (the batch
+/// groups of line_batch.h), each with its slices in every partition.
+///
 /// Where the rule does not hold, the replay runs on one thread (the same results): with the DRAM
-/// row model (its FR-FCFS windows see requests in global order), an L2 line other than 128
-/// bytes (one coalescer line in two slices), or L2 partitions (a far read touches a slice in its
-/// reader's partition and one in its home: sim/model/l2_cache.h).
+/// row model (its FR-FCFS windows see requests in global order) or an L2 line other than 128
+/// bytes (one coalescer line in two slices).
 
 #include <string>
 #include <vector>
