@@ -66,7 +66,7 @@ TEST(ParallelReplayTest, MixedTracesAgreeOnEveryThreadCountAndMode) {
   const std::vector<std::string> traces = test::suite_traces(dir);
   // The mixed traces (the first three: more records than one batch of the parallel replay) on
   // two presets, the suite's small traces as one stream, and a sweep-like run of one kernel.
-  for (const char* preset : {"hopper-h200", "volta-v100", "ampere-a100"}) {  // A100: partitioned L2
+  for (const char* preset : {"hopper-h200", "ampere-a100"}) {  // A100: partitioned L2
     const SimConfig cfg =
         load_config({{test::source_path("configs/" + std::string(preset) + ".ini")}, {}});
     for (std::size_t t = 0; t < 3; ++t)
