@@ -55,12 +55,10 @@ class L1Stage {
 
   void begin_kernel(std::uint64_t l1_bytes) { l1s_.begin_kernel(l1_bytes); }
 
-  /// The queues (one per worker) of this phase, and the place in the batch of the record whose
-  /// accesses come next.
-  void target(L2Queue* queues, std::uint32_t record) {
-    queues_ = queues;
-    record_ = record;
-  }
+  /// The queues (one per worker) this phase's accesses go to.
+  void target(L2Queue* queues) { queues_ = queues; }
+  /// The number, in the queues' window, of the record whose accesses come next.
+  void set_record(std::uint32_t record) { record_ = record; }
 
   /// MemoryHierarchy::access's L1 side; the L2 accesses are queued.
   void access(const WarpInstr& w, std::uint32_t sm, const CoalescedAccess& a, std::uint32_t row,
@@ -293,10 +291,11 @@ class ParallelReplayer {
   /// Worker t's share of a phase's records: those of its SMs, in trace order.
   void replay_records(Worker& w, unsigned t, std::span<WarpInstr> batch) {
     const unsigned n = team_.size();
+    if constexpr (!kColdOnly) w.stage->target(&queue(parity_, t, 0));
     for (std::size_t i = 0; i < batch.size(); ++i) {
       if (sm_of_[i] % n != t) continue;
       if constexpr (!kColdOnly)
-        w.stage->target(&queue(parity_, t, 0), static_cast<std::uint32_t>(window_records_ + i));
+        w.stage->set_record(static_cast<std::uint32_t>(window_records_ + i));
       w.r.add(batch[i], rows_of_[i], sm_of_[i]);
     }
   }

@@ -16,8 +16,9 @@
 /// rows, unit traffic and DRAM model; at the end of a kernel its slices are flushed in parallel
 /// and the copies are summed in worker order.
 ///
-/// Memory stays flat in trace length: a batch of records, and per worker two phases' queues of
-/// L2 accesses (at most a batch's lines: 32 per record).
+/// Memory stays flat in trace length: a batch of records, and two windows of queued L2 accesses
+/// (one filling, one being replayed), each closed once it holds cached_batch_lines accesses, so
+/// at most that plus one batch's lines (32 per record).
 ///
 /// With L2 partitions one access touches slices in several partitions (a far read its home slice
 /// and its mirror in the reader's partition, a store the copies in the others: l2_cache.h), all
