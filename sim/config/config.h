@@ -46,6 +46,7 @@ struct GpuConfig {
   double fp32_gflops{};               ///< peak FP32 throughput, GFLOP/s
   double launch_overhead_ns{};        ///< a kernel's fixed cost (launch, first wave start, drain)
   double wave_overhead_ns{};          ///< cost of starting each further wave of CTAs
+  double wave_dispatch_ns{};          ///< least time a further wave takes (0: no floor)
   double loads_in_flight_per_warp{};  ///< independent loads a warp keeps outstanding (Little's law)
 };
 
@@ -63,8 +64,9 @@ struct L1Config {
   std::uint32_t sets{};          ///< ways follow from the capacity the carve-out leaves
   bool caches_global_loads{};
   ReplacementKind policy{};
-  std::uint64_t seed{};        ///< for the random policy
-  double sectors_per_cycle{};  ///< L1 data throughput per SM (4 x 32 B = 128 B/clk)
+  std::uint64_t seed{};                 ///< for the random policy
+  double sectors_per_cycle{};           ///< L1 data throughput per SM (4 x 32 B = 128 B/clk)
+  double store_path_bytes_per_cycle{};  ///< per SM, stores after loads (0: no store path term)
   double hit_latency_cycles{};
 };
 

@@ -13,9 +13,16 @@
 ///                in flight = resident warps (at most the kernel's warps) x loads in flight per
 ///                warp (gpu.loads_in_flight_per_warp, or the `#kernel` line's loads_in_flight,
 ///                at most the loads a warp issues in all)
+///   store_path_ns = the busiest SM's store bytes / (l1.store_path_bytes_per_cycle x clock), for
+///                kernels with loads (their stores wait for the loads' data); 0 without loads
 ///   overhead_ns = launch overhead + (waves - 1) x wave overhead, waves = ceil(CTAs / (SMs x
 ///                resident CTAs per SM))
-///   estimate_ns = max(dram, l2, l1, latency) + overhead; the bound names the largest term.
+///   dispatch_ns = (waves - 1) x gpu.wave_dispatch_ns: the least time a wave takes
+///   estimate_ns = launch overhead + max(dram, l2, l1, latency + store path + (waves - 1) x wave
+///                overhead, dispatch): a slot's waves run in series (load, dependent stores, slot
+///                hand-off), the bandwidth terms overlap with them. The bound names the largest
+///                term (latency for the chain, overhead for dispatch or where the launch exceeds
+///                every term).
 /// Efficiency blends the read-only and mixed figures by the write share (write-backs and flush
 /// included): read_eff + (mixed_eff - read_eff) x min(1, 2 x write bytes / all bytes), so a copy
 /// (half writes) is fully "mixed".

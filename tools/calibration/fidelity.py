@@ -234,8 +234,8 @@ def main():
     ap.add_argument("--html")
     ap.add_argument("--curve", action="append")
     ap.add_argument("--calibrate", action="store_true",
-                    help="print, per stream curve, the gpu.wave_overhead_ns its read kernel at "
-                         "block 32 asks for, and exit")
+                    help="print, per stream curve, the wave overhead, wave dispatch and store "
+                         "path rate its calibration points ask for (see calibrate()), and exit")
     ap.add_argument("--extra-set", action="append", default=[],
                     help="a further --set for every run (to show the check catches a change)")
     args = ap.parse_args()
@@ -327,10 +327,25 @@ def main():
 
 
 def calibrate(args, boards):
-    """gpu.wave_overhead_ns from each stream curve's read kernel at block 32 (2 CTAs of one warp
-    per SM, thousands of waves): the simulated time is max(terms) + (waves - 1) x wave overhead,
-    so the overhead that makes it the published time is (published - max(terms)) / (waves - 1).
-    Run with the preset's wave_overhead_ns at 0 (the --set below) so max(terms) is alone."""
+    """The three wave constants of each preset, each from one point of its stream curve (every
+    other point is a check). The simulated time is launch + max(bandwidth terms, latency + store
+    path + (waves - 1) x wave overhead, (waves - 1) x wave dispatch), so:
+    - gpu.wave_overhead_ns from the read kernel at block 32 (2 one-warp CTAs per SM, thousands of
+      latency-bound waves, no stores): (published - simulated without it) / (waves - 1);
+    - gpu.wave_dispatch_ns from the init kernel at block 32 (stores only, no latency term):
+      published / (waves - 1);
+    - l1.store_path_bytes_per_cycle from the scale kernel at block 256 (a load, then a store of
+      its data): the rate whose store path term makes up what the chain lacks. The store path
+      term is inversely proportional to the rate, so a run at 1 B/clk gives it directly.
+    Printed per curve; the presets take their calibration curve's values (README)."""
+    def kernel_ns(sim, preset, sets, kind, block, carveout):
+        trace = sim.gen("stream_occupancy", ["--kind", kind, "--block", str(block), "--elem", "8",
+                                             "--footprint", str(STREAM_FOOTPRINT), "--shmem",
+                                             str(STREAM_SHMEM), "--carveout", str(carveout)])
+        rep = sim.run(trace, preset, sets)
+        t = rep["kernels"][0]["totals"]["time"]
+        return t, t["estimate_ns"] - float(rep["config"]["gpu"]["launch_overhead_ns"])
+
     with tempfile.TemporaryDirectory() as tmp:
         sim = Sim(args.bin, tmp)
         for f in sorted(DATA.glob("stream_*.txt")):
@@ -339,20 +354,28 @@ def calibrate(args, boards):
             preset, sets = boards[f.stem]
             head, rows = read_table(f)
             cols = head["columns"].split()
-            row = next(r for r in rows if int(r[0]) == 32)
-            pts = stream_curve(sim, f.stem, preset, [*sets, "gpu.wave_overhead_ns=0"], head,
-                               [row], False, {})
-            sim_gbps = next(s for x, _, s in pts if x == "32/read")
-            published = row[cols.index("read")]
-            t_sim = STREAM_FOOTPRINT / sim_gbps
-            t_pub = STREAM_FOOTPRINT / published
-            trace = sim.gen("stream_occupancy", ["--kind", "read", "--block", "32", "--elem", "8",
-                                                 "--footprint", str(STREAM_FOOTPRINT), "--shmem",
-                                                 str(STREAM_SHMEM), "--carveout", "16"])
-            waves = sim.run(trace, preset, sets)["kernels"][0]["totals"]["time"]["waves"]
-            print(f"{f.stem:<18} {preset:<12} read@32 published {published:.0f} GB/s, simulated "
-                  f"{sim_gbps:.1f} GB/s without a wave overhead; {waves:.0f} waves -> "
-                  f"gpu.wave_overhead_ns = {(t_pub - t_sim) / (waves - 1):.0f}")
+            carveouts = [int(c) for c in ini_value(preset, "l1", "carveouts_kb").split(",")]
+            reserved = int(ini_value(preset, "gpu", "smem_reserved_per_cta_bytes"))
+            carveout = next(c for c in carveouts if c * 1024 // (STREAM_SHMEM + reserved) >= 2)
+
+            def published_ns(block, kind):
+                row = next(r for r in rows if int(r[0]) == block)
+                return STREAM_KINDS[kind][1] * STREAM_FOOTPRINT / row[cols.index(kind)]
+
+            bare = [*sets, "gpu.wave_overhead_ns=0", "gpu.wave_dispatch_ns=0",
+                    "l1.store_path_bytes_per_cycle=0"]
+            t, ns = kernel_ns(sim, preset, bare, "read", 32, carveout)
+            overhead = (published_ns(32, "read") - ns) / (t["waves"] - 1)
+            t, _ = kernel_ns(sim, preset, bare, "write", 32, carveout)
+            dispatch = published_ns(32, "init") / (t["waves"] - 1)
+            with_overhead = [*bare[:-1], f"gpu.wave_overhead_ns={overhead:.0f}",
+                             "l1.store_path_bytes_per_cycle=1"]
+            t, ns = kernel_ns(sim, preset, with_overhead, "copy", 256, carveout)
+            missing = published_ns(256, "scale") - (ns - t["store_path_ns"])
+            rate = t["store_path_ns"] / missing if missing > 0 else float("inf")
+            print(f"{f.stem:<18} {preset:<12} gpu.wave_overhead_ns = {overhead:.0f} (read@32)  "
+                  f"gpu.wave_dispatch_ns = {dispatch:.0f} (init@32)  "
+                  f"l1.store_path_bytes_per_cycle = {rate:.1f} (scale@256)")
 
 
 def print_curve(name, head, preset, sets, curve, res):

@@ -21,7 +21,9 @@ SimConfig hand_config() {
   c.gpu.clock_mhz = 1000;
   c.gpu.launch_overhead_ns = 0;
   c.gpu.wave_overhead_ns = 0;
+  c.gpu.wave_dispatch_ns = 0;
   c.gpu.loads_in_flight_per_warp = 1;
+  c.l1.store_path_bytes_per_cycle = 0;
   c.l2.slices = 2;
   c.l2.sectors_per_cycle_per_slice = 1;
   c.l1.sectors_per_cycle = 4;
@@ -174,6 +176,78 @@ TEST(TimeModelTest, WavesAndOverhead) {
   EXPECT_DOUBLE_EQ(t.overhead_ns, 2200);
   EXPECT_EQ(t.bound, Bound::Overhead);
   EXPECT_DOUBLE_EQ(t.estimate_ns, 2200);
+}
+
+TEST(TimeModelTest, BandwidthOverlapsTheWavesButLatencyAddsToThem) {
+  SimConfig cfg = hand_config();
+  cfg.gpu.launch_overhead_ns = 500;
+  cfg.gpu.wave_overhead_ns = 100;
+  // 3 waves (as above) moving 100 KB through both channels: 50 KB / 50 GB/s = 1000 ns of DRAM
+  // time, which overlaps with the 2 x 100 ns of wave hand-offs: launch + 1000.
+  KernelStats k = kernel(10, 1024);
+  k.traffic.dram.channel_bytes = {50000, 50000};
+  k.traffic.dram.read_bytes = 100000;
+  TimeEstimate t = estimate_time(k, cfg);
+  EXPECT_DOUBLE_EQ(t.dram_ns, 1000);
+  EXPECT_EQ(t.bound, Bound::Dram);
+  EXPECT_DOUBLE_EQ(t.estimate_ns, 1500);
+  // A latency chain waits for each wave's hand-off: 320 warps, one DRAM load each, 128 warps
+  // (4 resident CTAs) in flight: 320 x 1000 / 128 = 2500 ns, + 200 ns of hand-offs.
+  k.traffic.load_requests = 320;
+  k.totals[static_cast<int>(OpClass::GlobalLoad)].l2_read_sector_misses = 320;
+  t = estimate_time(k, cfg);
+  EXPECT_DOUBLE_EQ(t.latency_ns, 2500);
+  EXPECT_EQ(t.bound, Bound::Latency);
+  EXPECT_DOUBLE_EQ(t.estimate_ns, 500 + 2500 + 200);
+}
+
+TEST(TimeModelTest, StoresAfterLoadsTakeTheStorePath) {
+  SimConfig cfg = hand_config();
+  cfg.l1.store_path_bytes_per_cycle = 4;
+  // 8 warps (one CTA) each load one sector from DRAM and store one: 8 loads in flight, so the
+  // latency term is 1000 ns. The busiest SM has 12 of the 16 L1 sectors, half of them stores:
+  // 12 x 0.5 x 32 B = 192 B at 4 B/clk and 1 GHz = 48 ns, after the loads.
+  KernelStats k = kernel(1, 256);
+  k.traffic.load_requests = 8;
+  k.traffic.sm_l1_sectors = {12, 4};
+  k.totals[static_cast<int>(OpClass::GlobalLoad)].l2_read_sector_misses = 8;
+  k.totals[static_cast<int>(OpClass::GlobalLoad)].sectors = 8;
+  k.totals[static_cast<int>(OpClass::GlobalStore)].sectors = 8;
+  TimeEstimate t = estimate_time(k, cfg);
+  EXPECT_DOUBLE_EQ(t.latency_ns, 1000);
+  EXPECT_DOUBLE_EQ(t.store_path_ns, 48);
+  EXPECT_DOUBLE_EQ(t.estimate_ns, 1048);
+  EXPECT_EQ(t.bound, Bound::Latency);
+  // Stores alone (a fill) do not wait for loads: no store path term.
+  k.traffic.load_requests = 0;
+  k.totals[static_cast<int>(OpClass::GlobalLoad)] = {};
+  EXPECT_DOUBLE_EQ(estimate_time(k, cfg).store_path_ns, 0);
+  // And a rate of 0 turns the term off (the presets without a calibration).
+  k.traffic.load_requests = 8;
+  cfg.l1.store_path_bytes_per_cycle = 0;
+  EXPECT_DOUBLE_EQ(estimate_time(k, cfg).store_path_ns, 0);
+}
+
+TEST(TimeModelTest, WaveDispatchIsAFloor) {
+  SimConfig cfg = hand_config();
+  cfg.gpu.launch_overhead_ns = 2000;
+  cfg.gpu.wave_overhead_ns = 100;
+  cfg.gpu.wave_dispatch_ns = 500;
+  // 3 waves of a kernel with little traffic: each further wave takes 500 ns at least, more than
+  // its 100 ns hand-off: launch + 2 x 500.
+  KernelStats k = kernel(10, 1024);
+  TimeEstimate t = estimate_time(k, cfg);
+  EXPECT_DOUBLE_EQ(t.dispatch_ns, 1000);
+  EXPECT_EQ(t.bound, Bound::Overhead);
+  EXPECT_DOUBLE_EQ(t.estimate_ns, 3000);
+  // More DRAM time than the floor: DRAM-bound again (250 KB / 50 GB/s = 2500 ns).
+  k.traffic.dram.channel_bytes = {125000, 125000};
+  k.traffic.dram.read_bytes = 250000;
+  t = estimate_time(k, cfg);
+  EXPECT_EQ(t.bound, Bound::Dram);
+  EXPECT_DOUBLE_EQ(t.estimate_ns, 2000 + 2500);
+  // One wave: the launch overhead covers its dispatch.
+  EXPECT_DOUBLE_EQ(estimate_time(kernel(4, 1024), cfg).dispatch_ns, 0);
 }
 
 /// The traffic of write-backs of `mask` sectors of each line, through write_sectors or one
