@@ -62,7 +62,7 @@ def read_table(path):
     for n, line in enumerate(path.read_text().splitlines(), 1):
         if line.startswith("#"):
             key, _, value = line[1:].strip().partition(":")
-            if key in ("source", "board", "preset", "columns"):
+            if key in ("source", "board", "preset", "columns", "method"):
                 head[key] = value.strip()
             continue
         if not line.strip():
@@ -162,10 +162,50 @@ def edges(points):
     return l1, l2
 
 
-def latency_curve(sim, name, preset, sets, rows, quick):
+def latency_points(name, head, rows):
+    """[(footprint KiB, published cycles, gen pointer_chase arguments)] of a latency table, by
+    the benchmark that made it (its '# method:' line)."""
+    method = head.get("method", "gpu-latency")
+    if method == "gpu-latency":
+        lengths = chase_lengths()
+        out = []
+        for r in rows:
+            kb = int(r[0])
+            if kb not in lengths:
+                fail(f"{name}: footprint {kb} KiB is not one gpu-latency's loop makes")
+            out.append((kb, r[2], ["--elem", "8", "--stride", "8", "--footprint",
+                                   str(lengths[kb] * 64)]))
+        return out
+    if method == "ai-kernels":
+        # One thread; 4-byte ints, one per 128-byte line (stride 32 ints): N bytes make
+        # N / 128 lines (the benchmark's M = N / 4 / 32, truncated).
+        return [(r[0] / 1024, r[3], ["--elem", "4", "--stride", "32", "--mask", "1",
+                                     "--footprint", str(int(r[0]) // 128 * 128)]) for r in rows]
+    fail(f"{name}: unknown method '{method}'")
+
+
+def l1_plateau(name):
+    """The median published cycles per load of a latency table's footprints up to 64 KiB."""
+    head, rows = read_table(DATA / f"{name}.txt")
+    c = sorted(cyc for kb, cyc, _ in latency_points(name, head, rows) if kb <= 64)
+    return c[len(c) // 2]
+
+
+def method_cycles(head):
+    """Cycles per load a benchmark's own loop adds to the load-to-use latency, beyond
+    gpu-latency's (whose plateaus the presets' latencies are): AI_kernels' chase computes each
+    address from the loaded index (a + idx x 4), which puts integer arithmetic in the dependent
+    chain (its README: its L1 latency is "consistently a few cycles higher" than gpu-benches').
+    Measured once, on the H100, as the difference of the two benchmarks' L1 plateaus (SXM and
+    PCIe boards share the SM), and added to every simulated point of that method."""
+    if head.get("method", "gpu-latency") == "gpu-latency":
+        return 0.0
+    return l1_plateau("latency_h100_sxm") - l1_plateau("latency_h100_pcie")
+
+
+def latency_curve(sim, name, preset, sets, head, rows, quick):
     l2_kb = int(ini_value(preset, "l2", "size_kb"))
-    lengths = chase_lengths()
-    pts = [(int(r[0]), r[2]) for r in rows if 8 <= r[0] <= 4 * l2_kb]
+    pts = [p for p in latency_points(name, head, rows) if 8 <= p[0] <= 4 * l2_kb]
     if quick:
         # every third point up to 2x the L2 (the edges stay in); past 1 MiB, where the L1 holds
         # nothing of the chain and the warm-up lap has warmed the L2, 100k loads per point
@@ -173,19 +213,20 @@ def latency_curve(sim, name, preset, sets, rows, quick):
     sets = ["l2.persist_across_kernels=true", *sets]
     # With near/far L2 partitions a far line is copied into the reader's partition on its second
     # read: one warm-up lap leaves the far half of the chain uncopied. gpu-latency reports the
-    # minimum of 7 launches after its warm-up, the steady state, so the chase is then warmed
-    # with two laps: a trace of one warm-up lap (and 2 loads) replayed before the chase's own.
-    # Past 1.25x the L2 the chain thrashes both partitions and one lap reaches the steady state
-    # (the second would only cost CI time).
+    # minimum of 7 launches after its warm-up, the steady state (AI_kernels' 2^25 loads are
+    # dozens of laps of any chain within the L2), so the chase is then warmed with two laps: a
+    # trace of one warm-up lap (and 2 loads) replayed before the chase's own. Past 1.25x the L2
+    # the chain thrashes both partitions and one lap reaches the steady state (the second would
+    # only cost CI time).
     partitions = int(dict(s.split("=", 1) for s in sets).get(
         "l2.partitions", ini_value(preset, "l2", "partitions")))
+    extra = method_cycles(head)
     out = []
-    for kb, published in pts:
-        if kb not in lengths:
-            fail(f"{name}: footprint {kb} KiB is not one gpu-latency's loop makes")
-        length = lengths[kb]
+    for kb, published, chase in pts:
+        footprint = int(chase[chase.index("--footprint") + 1])
+        spacing = int(chase[chase.index("--elem") + 1]) * int(chase[chase.index("--stride") + 1])
+        length = footprint // spacing
         loads = max(length, 100000 if quick and kb > 1024 else 1000000)
-        chase = ["--elem", "8", "--stride", "8", "--footprint", str(length * 64)]
         trace = sim.gen("pointer_chase", [*chase, "--n", str(loads)])
         two_laps = partitions > 1 and kb <= 1.25 * l2_kb
         before = [sim.gen("pointer_chase", [*chase, "--n", "2"])] if two_laps else []
@@ -194,7 +235,7 @@ def latency_curve(sim, name, preset, sets, rows, quick):
             os.unlink(f)
         t = rep["kernels"][-1]["totals"]["time"]
         clock = float(rep["config"]["gpu"]["clock_mhz"]) / 1000
-        out.append((kb, published, (t["estimate_ns"] - t["overhead_ns"]) * clock / loads))
+        out.append((kb, published, (t["estimate_ns"] - t["overhead_ns"]) * clock / loads + extra))
     return out
 
 
@@ -261,7 +302,7 @@ def main():
             if head.get("preset") != preset:
                 fail(f"{f}: preset '{head.get('preset')}' but {BOARDS} says '{preset}'")
             if f.stem.startswith("latency_"):
-                pts = latency_curve(sim, f.stem, preset, sets, rows, args.quick)
+                pts = latency_curve(sim, f.stem, preset, sets, head, rows, args.quick)
                 e_pub, e_sim = edges([(kb, p) for kb, p, _ in pts]), edges(
                     [(kb, s) for kb, _, s in pts])
                 res = {"mae": mae([(p, s) for _, p, s in pts])}
