@@ -2,23 +2,25 @@
 
 #include <algorithm>
 #include <bit>
-#include <map>
 #include <memory>
 #include <optional>
-#include <tuple>
 
 #include "sim/core/error.h"
 #include "sim/model/address_map.h"
 #include "sim/model/charging.h"
+#include "sim/model/coalesce_memo.h"
 #include "sim/model/coalescer.h"
 #include "sim/model/dram_model.h"
 #include "sim/model/l1_cache.h"
+#include "sim/model/line_batch.h"
 #include "sim/model/memory_hierarchy.h"
 #include "sim/model/placement.h"
 #include "sim/model/smem_arbiter.h"
 #include "sim/model/stack_l1.h"
 #include "sim/model/stack_l2.h"
+#include "sim/replay/instr_table.h"
 #include "sim/replay/kernel_results.h"
+#include "sim/replay/trace_batches.h"
 
 namespace gms {
 
@@ -61,7 +63,6 @@ class OnePassEngine {
       members_[v].push_back(c);
     }
     for (std::size_t c = 0; c < k_; ++c) dram_.emplace_back(cfgs[c].dram);
-    row_counters_.resize(k_);
     if (opts.mode == SimMode::Cold) return;
     for (const std::vector<std::size_t>& m : members_) {
       std::vector<L2Config> l2;
@@ -70,22 +71,36 @@ class OnePassEngine {
     }
     slice_sectors_.assign(members_.size(), std::vector<std::uint64_t>(cfg_.l2.slices, 0));
     outcomes_.resize(members_.size());
+    // Room for at least one instruction's lines, as MemoryHierarchy sizes its batches.
+    if (l2_batches_exact(cfg_) && opts.cached_batch_lines > 0) {
+      batch_lines_ = std::max(opts.cached_batch_lines, access_.line_list.size());
+      queue_.resize(batch_lines_);
+      queue_bytes_.resize(batch_lines_);
+      wants_.resize(batch_lines_ * members_.size());
+      by_slice_.resize(batch_lines_);
+      by_slice_wants_.resize(batch_lines_ * members_.size());
+      groups_.reset(cfg_.l2.slices);
+    }
   }
 
   void replay(trace::TraceReader& reader, std::vector<std::vector<KernelStats>>& out) {
+    // Strided records may come with their first and last lanes only (the fast engine's reading):
+    // the memo's repeats never need the others, replay_record completes them where it does.
+    const PartialStridedLanes partial(reader);
     replay_selected_kernels(
         reader, opts_, 256, [&](const KernelInfo& k) { begin_kernel(k); },
-        [&](const WarpInstr& w) { replay_record(w); }, [&] { end_kernel(out); });
+        [&](WarpInstr& w) { replay_record(w); }, [&] { end_kernel(out); });
   }
 
  private:
-  /// StackL2's sink for variant v: its configurations' counters of the current row, DRAM
-  /// models and write-back charges (charge_write_back, as both replay engines charge them).
+  /// StackL2's sink for variant v: its configurations' counters of row `row`, DRAM models and
+  /// write-back charges (charge_write_back, as both replay engines charge them).
   struct Sink {
     OnePassEngine& e;
     std::size_t v;
+    std::uint32_t row;
     std::size_t global(std::size_t c) const { return e.members_[v][c]; }
-    AccessCounters& counters(std::size_t c) { return *e.row_counters_[global(c)]; }
+    AccessCounters& counters(std::size_t c) { return e.cached_[global(c)]->instructions[row].c; }
     /// Every configuration reads the same fetch units of a line: the channel of the last one
     /// is kept (DramModel::access of it, without computing it again).
     void dram_read(std::size_t c, Addr addr, std::uint32_t bytes) {
@@ -105,8 +120,11 @@ class OnePassEngine {
     std::optional<KernelStats> cached;
     start_kernel(kernel, cfg_, opts_, cold_, cached, units_);
     cold_slices_.assign(cfg_.l2.slices, 0);
-    rows_.clear();
+    rows_ = InstrTable();
     cached_.assign(k_, std::nullopt);
+    common_.clear();
+    variant_l1_.clear();
+    cached_records_ = 0;
     if (!cached) return;
     for (auto& c : cached_) c = *cached;
     ++kernel_seq_;
@@ -130,10 +148,12 @@ class OnePassEngine {
 
   void end_kernel(std::vector<std::vector<KernelStats>>& out) {
     if (cached_[0]) {
+      add_common_counts();
+      replay_batch();
       if (!cfg_.l2.persist_across_kernels) {
         flushing_ = true;
         for (std::size_t v = 0; v < l2_.size(); ++v) {
-          Sink sink{*this, v};
+          Sink sink{*this, v, 0};
           l2_[v]->flush(sink);
         }
         flushing_ = false;
@@ -155,35 +175,57 @@ class OnePassEngine {
   }
 
   std::uint32_t row_of(const WarpInstr& w) {
-    const auto [it, created] = rows_.try_emplace(std::tuple{w.inst, w.op, w.size},
-                                                 static_cast<std::uint32_t>(rows_.size()));
+    bool created = false;
+    const std::uint32_t r = rows_.row(w, created);
     if (created) {
       const InstrStats row{w.inst, w.op, w.size, coalescer_.segment_bytes(w.op), {}};
       if (cold_) cold_->instructions.push_back(row);
-      for (auto& c : cached_)
-        if (c) c->instructions.push_back(row);
+      if (cached_[0]) {
+        for (auto& c : cached_) c->instructions.push_back(row);
+        common_.emplace_back();
+        variant_l1_.resize(variant_l1_.size() + members_.size());
+      }
     }
-    return it->second;
+    return r;
+  }
+
+  /// Adds what every configuration counts alike (common_, variant_l1_, the records) to each
+  /// configuration's rows.
+  void add_common_counts() {
+    for (std::size_t c = 0; c < k_; ++c) {
+      KernelStats& ks = *cached_[c];
+      ks.records += cached_records_;
+      const std::size_t m = members_.size(), v = variant_of_[c];
+      for (std::size_t r = 0; r < common_.size(); ++r) {
+        AccessCounters& rc = ks.instructions[r].c;
+        rc += common_[r];
+        rc.l1_sector_hits += variant_l1_[r * m + v].hits;
+        rc.l1_sector_misses += variant_l1_[r * m + v].misses;
+      }
+    }
   }
 
   /// One record, as the reference engine replays it (sim/replay/reference_engine.cc), its
-  /// cached part for every configuration.
-  void replay_record(const WarpInstr& w) {
+  /// cached part for every configuration; coalesced through the fast engine's shape memo.
+  void replay_record(WarpInstr& w) {
     const std::uint32_t row = row_of(w);
     const std::uint32_t sm = sm_of(w, sms_);
     if (cold_) ++cold_->records;
-    for (auto& c : cached_)
-      if (c) ++c->records;
+    ++cached_records_;
     if (is_shared(w.op)) {
+      if (!w.lanes_complete) complete_strided_lanes(w);
       const BankAccess b = arbiter_.arbitrate(w);
       units_.sm_shared_wavefronts[sm] += b.wavefronts;
       const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
       if (cold_) charge_shared_access(b, active, w.size, cold_->instructions[row].c);
-      for (auto& c : cached_)
-        if (c) charge_shared_access(b, active, w.size, c->instructions[row].c);
+      if (cached_[0]) charge_shared_access(b, active, w.size, common_[row]);
       return;
     }
-    coalescer_.coalesce(w, access_);
+    if (!memo_.lookup(row, w, access_)) {
+      if (!w.lanes_complete) complete_strided_lanes(w);
+      coalescer_.coalesce(w, access_);
+      memo_.store(row, w, access_);
+    }
     units_.sm_l1_sectors[sm] += access_.sectors;
     if (!is_store(w.op)) ++units_.load_requests;
     if (cold_) {
@@ -193,10 +235,7 @@ class OnePassEngine {
       replay_cold_lines(w.op);
     }
     if (cached_[0]) {
-      for (std::size_t c = 0; c < k_; ++c) {
-        row_counters_[c] = &cached_[c]->instructions[row].c;
-        charge_access(access_, *row_counters_[c]);
-      }
+      charge_access(access_, common_[row]);
       replay_cached_lines(w.op, sm, row);
     }
   }
@@ -206,52 +245,102 @@ class OnePassEngine {
                        cfg_.dram.interleave_bytes >= kLineBytes);
   }
 
-  /// Variant v's L2 read of sectors `want` (its slice's sector count included).
-  void l2_read(std::size_t v, Addr line_addr, std::uint8_t want) {
-    slice_sectors_[v][slices_.unit_of(line_addr)] +=
-        static_cast<std::uint64_t>(std::popcount(want));
-    Sink sink{*this, v};
-    l2_[v]->read(line_addr, want, sink);
+  /// Variant v's L2 access of kind `kind` to line `la` (its sectors `la.sector_mask`, in slice
+  /// `slice`) by row `row`; a cached load that missed no sector at v has none.
+  void l2_access(std::size_t v, LineKind kind, const LineAccess& la, std::uint32_t slice,
+                 std::uint32_t row) {
+    const std::uint8_t want = la.sector_mask;
+    if (kind == LineKind::CachedLoad && want == 0) return;
+    slice_sectors_[v][slice] += static_cast<std::uint64_t>(std::popcount(want));
+    Sink sink{*this, v, row};
+    switch (kind) {
+      case LineKind::CachedLoad:
+      case LineKind::Load:
+        l2_[v]->read(la.line_addr, want, sink);
+        break;
+      case LineKind::Store:
+        l2_[v]->write(la, {kernel_seq_, row}, sink);
+        break;
+      case LineKind::Atomic:
+        l2_[v]->atomic(la, {kernel_seq_, row}, sink);
+        break;
+    }
+  }
+
+  /// The L2 accesses of line `la` by row `row`, variant v's of sectors want(v): replayed now, or
+  /// queued for the batch where batches are exact.
+  template <class Want>
+  void to_l2(LineKind kind, const LineAccess& la, std::uint32_t row, Want&& want) {
+    const std::uint32_t slice = slices_.unit_of(la.line_addr);
+    if (batch_lines_ == 0) {
+      LineAccess each = la;
+      for (std::size_t v = 0; v < members_.size(); ++v) {
+        each.sector_mask = want(v);
+        l2_access(v, kind, each, slice, row);
+      }
+      return;
+    }
+    groups_.count(slice);
+    queue_[queued_] = {la.line_addr, row, static_cast<std::uint16_t>(slice), 0, kind};
+    if (writes_l2(kind)) queue_bytes_[queued_] = la.byte_mask;
+    std::uint8_t* wants = wants_.data() + queued_ * members_.size();
+    for (std::size_t v = 0; v < members_.size(); ++v) wants[v] = want(v);
+    ++queued_;
+  }
+
+  /// Replays the queued L2 accesses one variant at a time, each slice's in trace order
+  /// (line_batch.h: what a slice does depends on nothing else's order), and empties the queue.
+  void replay_batch() {
+    if (queued_ == 0) return;
+    groups_.close();
+    // Copied into slice order once (each variant's pass then reads it in sequence), a store's
+    // byte masks left in place and found by the queue index the copy keeps.
+    const std::size_t m = members_.size();
+    for (std::size_t i = 0; i < queued_; ++i) {
+      const std::uint32_t k = groups_.place(queue_[i].slice);
+      by_slice_[k] = {queue_[i], static_cast<std::uint32_t>(i)};
+      std::copy_n(wants_.data() + i * m, m, by_slice_wants_.data() + std::size_t{k} * m);
+    }
+    LineAccess la;
+    for (std::size_t v = 0; v < m; ++v)
+      for (std::size_t k = 0; k < queued_; ++k) {
+        const QueuedAccess& q = by_slice_[k].q;
+        la.line_addr = q.line_addr;
+        la.sector_mask = by_slice_wants_[k * m + v];
+        if (writes_l2(q.kind)) la.byte_mask = queue_bytes_[by_slice_[k].index];
+        l2_access(v, q.kind, la, q.slice, q.row);
+      }
+    queued_ = 0;
+    groups_.reset(cfg_.l2.slices);
   }
 
   void replay_cached_lines(Op op, std::uint32_t sm, std::uint32_t row) {
-    const LineOwner owner{kernel_seq_, row};
     const LineKind kind = line_kind(op, cfg_.l1);
+    if (batch_lines_ > 0 && queued_ + access_.lines > batch_lines_) replay_batch();
     for (std::uint32_t i = 0; i < access_.lines; ++i) {
       const LineAccess& la = access_.line_list[i];
       const std::uint8_t want = la.sector_mask;
-      switch (kind) {
-        case LineKind::CachedLoad:
-          if (members_.size() == 1) {
-            const L1Outcome o = l1_of(sm).read(la.line_addr, want);
-            outcomes_[0] = o;
-          } else {
-            stack_l1_of(sm).read(la.line_addr, want, outcomes_.data());
-          }
-          for (std::size_t v = 0; v < members_.size(); ++v) {
-            const L1Outcome o = outcomes_[v];
-            for (const std::size_t c : members_[v])
-              count_l1(cached_[c]->instructions[row].c, want, o.hit_mask);
-            if (o.fetch_mask != 0) l2_read(v, la.line_addr, o.fetch_mask);
-          }
-          break;
-        case LineKind::Load:
-          for (auto& c : cached_) count_l1(c->instructions[row].c, want, 0);
-          for (std::size_t v = 0; v < members_.size(); ++v) l2_read(v, la.line_addr, want);
-          break;
-        case LineKind::Store:
-        case LineKind::Atomic:
-          for (std::size_t v = 0; v < members_.size(); ++v) {
-            slice_sectors_[v][slices_.unit_of(la.line_addr)] +=
-                static_cast<std::uint64_t>(std::popcount(want));
-            Sink sink{*this, v};
-            if (kind == LineKind::Store)
-              l2_[v]->write(la, owner, sink);
-            else
-              l2_[v]->atomic(la, owner, sink);
-          }
-          break;
+      if (kind != LineKind::CachedLoad) {
+        if (kind == LineKind::Load) count_l1(common_[row], want, 0);
+        to_l2(kind, la, row, [want](std::size_t) { return want; });
+        continue;
       }
+      if (members_.size() == 1)
+        outcomes_[0] = l1_of(sm).read(la.line_addr, want);
+      else
+        stack_l1_of(sm).read(la.line_addr, want, outcomes_.data());
+      std::uint8_t fetched = 0;
+      L1Counts* counts = variant_l1_.data() + std::size_t{row} * members_.size();
+      const auto n = static_cast<std::uint32_t>(std::popcount(want));
+      for (std::size_t v = 0; v < members_.size(); ++v) {
+        const L1Outcome o = outcomes_[v];
+        const auto h = static_cast<std::uint32_t>(std::popcount(o.hit_mask));
+        counts[v].hits += h;
+        counts[v].misses += n - h;
+        fetched |= o.fetch_mask;
+      }
+      if (fetched != 0)
+        to_l2(kind, la, row, [this](std::size_t v) { return outcomes_[v].fetch_mask; });
     }
   }
 
@@ -289,16 +378,40 @@ class OnePassEngine {
   std::vector<L1Outcome> outcomes_;              ///< per variant, of the line being replayed
   std::uint32_t kernel_seq_ = 0;
   bool flushing_ = false;
-  std::vector<AccessCounters*> row_counters_;  ///< per configuration, the row being replayed
-  Addr read_addr_ = ~Addr{0};                  ///< the last DRAM read (Sink::dram_read)
+  Addr read_addr_ = ~Addr{0};  ///< the last DRAM read (Sink::dram_read)
   std::uint32_t read_channel_ = 0;
   std::optional<KernelStats> cold_;
   std::vector<std::optional<KernelStats>> cached_;  ///< per configuration
+  // What every configuration counts alike, kept once and added to each at the kernel's end
+  // (add_common_counts) rather than to each of them per record: per row, the coalescer's counts,
+  // shared-memory charges and the L1 misses of loads that bypass it; per row and L1 variant,
+  // its L1 sector hits and misses; the records.
+  struct L1Counts {
+    std::uint64_t hits = 0, misses = 0;
+  };
+  std::vector<AccessCounters> common_;
+  std::vector<L1Counts> variant_l1_;
+  std::uint64_t cached_records_ = 0;
   TrafficProfile units_;
   std::vector<std::uint64_t> cold_slices_;
   std::vector<std::vector<std::uint64_t>> slice_sectors_;  ///< per variant, per slice
-  std::map<std::tuple<std::uint32_t, Op, std::uint8_t>, std::uint32_t> rows_;
+  InstrTable rows_;
+  CoalesceMemo memo_;  ///< per instruction row, the last strided shape (as the fast engine's)
   CoalescedAccess access_;
+  // L2 accesses queued in trace order where batches are exact (l2_batches_exact), then replayed
+  // by slice (replay_batch); batch_lines_ == 0: each is replayed as it comes. Sized once.
+  std::size_t batch_lines_ = 0;
+  std::vector<QueuedAccess> queue_;     ///< line, row, slice and kind (its want: wants_)
+  std::vector<ByteMasks> queue_bytes_;  ///< beside queue_: a store's or atomic's byte masks
+  std::vector<std::uint8_t> wants_;     ///< per queued access, per variant: its sectors (0 none)
+  struct Placed {
+    QueuedAccess q;
+    std::uint32_t index;  ///< its place in queue_ (a store's byte masks)
+  };
+  std::vector<Placed> by_slice_;              ///< the queue in slice order
+  std::vector<std::uint8_t> by_slice_wants_;  ///< beside by_slice_: its wants_
+  std::size_t queued_ = 0;
+  StableGroups groups_;
 };
 
 }  // namespace

@@ -8,7 +8,11 @@
 /// DRAM fetch units, write-backs and the end-of-kernel flush per configuration. When the L1 is
 /// the same in every configuration the model's own L1Cache produces the one miss stream every
 /// L2 sees (stores write through, atomics bypass); when L1 capacities differ each L1 variant
-/// feeds its own multi-configuration L2.
+/// feeds its own multi-configuration L2. As in the fast engine, records are coalesced through
+/// the shape memo, and L2 accesses are queued and replayed one slice at a time (line_batch.h),
+/// one L1 variant after the other, where that is exact (l2_batches_exact). What every
+/// configuration counts alike (the coalescer's counts, an L1 variant's hits) is counted once and
+/// added to each configuration at the kernel's end.
 ///
 /// The results are simulate()'s for each configuration, entry for entry (counters, traffic, the
 /// time estimate): tests/e2e/onepass_sweep_test.cc compares whole sweep CSVs with separate runs.
@@ -34,7 +38,8 @@ const std::vector<std::string>& onepass_capacity_keys();
 std::string onepass_refusal(const std::vector<SimConfig>& cfgs);
 
 /// out[c] == simulate(reader, cfgs[c], opts) for every c, from one replay of `reader`
-/// (opts.engine, read_ahead and cached_batch_lines are ignored). Throws SimError when
+/// (opts.engine and read_ahead are ignored; the L2 accesses are batched by slice as the fast
+/// engine batches them, opts.cached_batch_lines at a time). Throws SimError when
 /// onepass_refusal(cfgs) is not empty.
 std::vector<std::vector<KernelStats>> simulate_onepass(trace::TraceReader& reader,
                                                        const std::vector<SimConfig>& cfgs,
