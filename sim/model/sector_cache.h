@@ -39,6 +39,34 @@ struct Eviction {
   std::uint8_t dirty_mask = 0;  ///< its dirty sectors (write-back traffic)
 };
 
+/// The index of `key` among the `n` tags at `tags`, or -1. Always inlined: SectorCache::find
+/// compiles as before it was moved here.
+[[gnu::always_inline]] inline std::int32_t find_tag(const std::uint64_t* tags, std::uint32_t n,
+                                                    std::uint64_t key) {
+  std::uint32_t w = 0;
+#ifdef __SSE4_1__
+  // Eight tags per test in SSE4.1 compares (x86-64-v2), one branch per block: a miss in a
+  // 64-way L1 set scans every way, which the compiler left as 64 scalar compares.
+  const __m128i k = _mm_set1_epi64x(static_cast<long long>(key));
+  for (; w + 8 <= n; w += 8) {
+    auto eq = [&](std::uint32_t i) {
+      return _mm_cmpeq_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(tags + i)), k);
+    };
+    const __m128i e0 = eq(w), e1 = eq(w + 2), e2 = eq(w + 4), e3 = eq(w + 6);
+    const __m128i any = _mm_or_si128(_mm_or_si128(e0, e1), _mm_or_si128(e2, e3));
+    if (_mm_testz_si128(any, any)) continue;
+    const int hits =
+        _mm_movemask_pd(_mm_castsi128_pd(e0)) | _mm_movemask_pd(_mm_castsi128_pd(e1)) << 2 |
+        _mm_movemask_pd(_mm_castsi128_pd(e2)) << 4 | _mm_movemask_pd(_mm_castsi128_pd(e3)) << 6;
+    return static_cast<std::int32_t>(
+        w + static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(hits))));
+  }
+#endif
+  for (; w < n; ++w)
+    if (tags[w] == key) return static_cast<std::int32_t>(w);
+  return -1;
+}
+
 /// `kWriteBack`: the cache keeps per-sector dirty masks. A write-through cache (the L1) has
 /// none: its allocations neither read nor clear them, one host cache miss fewer per fill.
 template <ReplacementPolicy Policy, bool kWriteBack = true>
@@ -63,30 +91,7 @@ class SectorCache {
 
   /// The way of `set` holding `key`'s tag, or kMiss. Does not touch replacement state.
   std::int32_t find(std::uint32_t set, std::uint64_t key) const {
-    const std::uint64_t* tags = key_.data() + std::size_t{set} * g_.ways;
-    const std::uint32_t n = filled_[set];
-    std::uint32_t w = 0;
-#ifdef __SSE4_1__
-    // Eight tags per test in SSE4.1 compares (x86-64-v2), one branch per block: a miss in a
-    // 64-way L1 set scans every way, which the compiler left as 64 scalar compares.
-    const __m128i k = _mm_set1_epi64x(static_cast<long long>(key));
-    for (; w + 8 <= n; w += 8) {
-      auto eq = [&](std::uint32_t i) {
-        return _mm_cmpeq_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(tags + i)), k);
-      };
-      const __m128i e0 = eq(w), e1 = eq(w + 2), e2 = eq(w + 4), e3 = eq(w + 6);
-      const __m128i any = _mm_or_si128(_mm_or_si128(e0, e1), _mm_or_si128(e2, e3));
-      if (_mm_testz_si128(any, any)) continue;
-      const int hits =
-          _mm_movemask_pd(_mm_castsi128_pd(e0)) | _mm_movemask_pd(_mm_castsi128_pd(e1)) << 2 |
-          _mm_movemask_pd(_mm_castsi128_pd(e2)) << 4 | _mm_movemask_pd(_mm_castsi128_pd(e3)) << 6;
-      return static_cast<std::int32_t>(
-          w + static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(hits))));
-    }
-#endif
-    for (; w < n; ++w)
-      if (tags[w] == key) return static_cast<std::int32_t>(w);
-    return kMiss;
+    return find_tag(key_.data() + std::size_t{set} * g_.ways, filled_[set], key);
   }
 
   /// Requests `set`'s valid and dirty masks (a hint): an access reads them once its way is
@@ -97,9 +102,7 @@ class SectorCache {
   }
 
   /// Marks a hit on (set, way) for the replacement policy.
-  void touch(std::uint32_t set, std::uint32_t way) {
-    policy_.on_hit(set, way);
-  }
+  void touch(std::uint32_t set, std::uint32_t way) { policy_.on_hit(set, way); }
 
   /// Allocates a way for `key` (which must be absent): a free way if any, else the policy's
   /// victim, whose state is reported in `ev`. The new line starts with no valid or dirty sectors.
@@ -126,9 +129,7 @@ class SectorCache {
     else
       return masks_[slot];
   }
-  std::uint8_t& dirty(std::size_t slot) requires kWriteBack {
-    return masks_[slot].dirty;
-  }
+  std::uint8_t& dirty(std::size_t slot) requires kWriteBack { return masks_[slot].dirty; }
 
   /// A dense index of (set, way) in [0, sets x ways), for per-line state and side tables.
   std::size_t slot(std::uint32_t set, std::uint32_t way) const {

@@ -67,8 +67,8 @@ StackL2::StackL2(const std::vector<L2Config>& cfgs)
     const std::vector<std::uint32_t> ways = ways_of(cfgs, merged[i]);
     if (all[i]) {
       l.all.emplace(cfgs[0].slices, shapes, kSectorsPerLine, /*byte_masks=*/true);
-    } else if (ways.size() == 1 && ways[0] < 0xffff) {  // LruPolicy's limit
-      l.single.emplace(CacheGeometry{all_sets, ways[0], kSectorsPerLine});
+    } else if (ways.size() == 1 && ways[0] < 0xffff) {  // PooledLru's limit
+      l.single.emplace(all_sets, ways[0]);
       const std::size_t slots = std::size_t{all_sets} * ways[0];
       l.single_bytes = std::make_unique_for_overwrite<std::uint32_t[]>(slots * kSectorsPerLine);
       l.single_tag = std::make_unique_for_overwrite<std::uint64_t[]>(slots);

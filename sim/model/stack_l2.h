@@ -3,15 +3,15 @@
 /// write-allocate cache as L2Cache (l2_cache.h), for configurations that differ only in their
 /// capacity and ways (so in their sets per slice), fed one access stream. Configurations with
 /// the same sets per slice share one recency stack (StackLru: every associativity from one
-/// stack); a set count that only one configuration has is the model's own SectorCache<LruPolicy>
-/// (the same lines, a faster search); set counts that are one times powers of two (the L2's
-/// ways at one capacity: 5120 / ways sets) share one all-associativity stack (AllAssocLru: every
-/// set count and associativity from one recency list per set of the smallest). Per configuration it
-/// keeps what L2Cache keeps per line (valid and dirty sectors, written bytes of partial sectors;
-/// the last writer is the same in every configuration) and charges what L2Cache charges: read
-/// sectors, hits and misses, DRAM fetch units, write-backs at eviction and at the flush, to the
-/// caller's per-configuration counters. tests/e2e/onepass_sweep_test.cc holds every result to a
-/// separate replay of each configuration.
+/// stack); a set count that only one configuration has is an LRU tag store of the model's rules
+/// whose sets take memory once used (PooledLru: the same lines, a faster search); set counts that
+/// are one times powers of two (the L2's ways at one capacity: 5120 / ways sets) share one
+/// all-associativity stack (AllAssocLru: every set count and associativity from one recency list
+/// per set of the smallest). Per configuration it keeps what L2Cache keeps per line (valid and
+/// dirty sectors, written bytes of partial sectors; the last writer is the same in every
+/// configuration) and charges what L2Cache charges: read sectors, hits and misses, DRAM fetch
+/// units, write-backs at eviction and at the flush, to the caller's per-configuration counters.
+/// tests/e2e/onepass_sweep_test.cc holds every result to a separate replay of each configuration.
 
 #include <bit>
 #include <concepts>
@@ -27,8 +27,8 @@
 #include "sim/model/all_assoc_lru.h"
 #include "sim/model/coalescer.h"
 #include "sim/model/l2_cache.h"
+#include "sim/model/pooled_lru.h"
 #include "sim/model/replacement.h"
-#include "sim/model/sector_cache.h"
 #include "sim/model/stack_lru.h"
 
 namespace gms {
@@ -156,14 +156,14 @@ class StackL2 {
 
  private:
   /// The configurations of one sets-per-slice value: one stack over all slices' sets.
-  /// Several configurations share a stack; a set count that only one has is the model's own
-  /// LRU tag store (SectorCache<LruPolicy>: the same lines, a faster search and update), with
-  /// the written bytes and owners beside it; set counts that nest share one all-associativity
-  /// stack (`all`, one level for all of them).
+  /// Several configurations share a stack; a set count that only one has is an LRU tag store
+  /// (PooledLru: SectorCache<LruPolicy>'s lines, a faster search and update; memory for the
+  /// sets used only), with the written bytes and owners beside it, by its dense slots; set counts
+  /// that nest share one all-associativity stack (`all`, one level for all of them).
   struct Level {
     std::optional<StackLru> stack;
     std::optional<AllAssocLru> all;
-    std::optional<SectorCache<LruPolicy>> single;
+    std::optional<PooledLru> single;
     std::unique_ptr<std::uint32_t[]> single_bytes;  ///< per slot and sector, read while dirty
     std::unique_ptr<std::uint64_t[]> single_tag;    ///< per slot, read while dirty
     L2SetIndex index;
@@ -204,11 +204,11 @@ class StackL2 {
         continue;
       }
       const std::uint32_t set = slice * l.sets_per_slice + l.index(line_addr, key);
-      if (l.single) {  // L2Cache::locate on the model's tag store
-        SectorCache<LruPolicy>& tags = *l.single;
+      if (l.single) {  // L2Cache::locate, on a tag store of the same rules
+        PooledLru& tags = *l.single;
         std::int32_t way = tags.find(set, key);
         std::uint32_t slot;
-        if (way == SectorCache<LruPolicy>::kMiss) {
+        if (way == PooledLru::kMiss) {
           Eviction ev;
           way = static_cast<std::int32_t>(tags.allocate(set, key, ev));
           slot = static_cast<std::uint32_t>(tags.slot(set, static_cast<std::uint32_t>(way)));

@@ -1,12 +1,17 @@
 // The stack engine against the model's own LRU tag store (SectorCache<LruPolicy>), one plain
 // cache per associativity, on random access streams: every access's hits, every eviction (line
 // and dirty sectors) and the final contents must agree for every associativity and set count.
+// So must the one pass's pooled tag store (PooledLru), before and after a clear(), its slots
+// dense (the blocks of the sets in use).
 #include "sim/model/stack_lru.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 #include <vector>
+
+#include "sim/model/pooled_lru.h"
 
 #include "tests/sim/model/lru_stream_support.h"
 
@@ -86,6 +91,63 @@ TEST(StackLruTest, ALineThatLeftASmallCacheComesBackWithoutItsSectors) {
   EXPECT_EQ(t[0].hits, (std::vector<std::uint8_t>{0, 0, 0}));
   EXPECT_EQ(t[1].hits, (std::vector<std::uint8_t>{0, 0, 1}));
   EXPECT_EQ(t[0].evictions[1], (std::vector<Event>{{1, 0}}));
+}
+
+/// The stream through a PooledLru (set: key mod sets), as plain_lru records it; `max_slot` is
+/// the largest slot used, `sets_used` the sets that held a line.
+Trace pooled(PooledLru& c, const std::vector<Op>& ops, std::uint32_t sets, std::size_t& max_slot,
+             std::set<std::uint32_t>& sets_used) {
+  Trace t;
+  for (const Op& op : ops) {
+    const auto set = static_cast<std::uint32_t>(op.key % sets);
+    sets_used.insert(set);
+    std::int32_t way = c.find(set, op.key);
+    std::vector<Event> ev_list;
+    if (way == PooledLru::kMiss) {
+      Eviction ev;
+      way = static_cast<std::int32_t>(c.allocate(set, op.key, ev));
+      if (ev.valid) ev_list.emplace_back(ev.key, ev.dirty_mask);
+    } else {
+      c.touch(set, static_cast<std::uint32_t>(way));
+    }
+    const std::size_t slot = c.slot(set, static_cast<std::uint32_t>(way));
+    max_slot = std::max(max_slot, slot);
+    t.hits.push_back(apply(c.valid(slot), c.dirty(slot), op));
+    t.evictions.push_back(ev_list);
+  }
+  c.for_each_line([&](std::size_t slot, std::uint64_t key, std::uint8_t dirty) {
+    t.final_lines.emplace(key, c.valid(slot), dirty);
+  });
+  return t;
+}
+
+TEST(PooledLruTest, MatchesTheModelsLruTagStore) {
+  std::mt19937_64 rng(2022);
+  for (const std::uint32_t sets : {1u, 3u, 32u, 320u})
+    for (const std::uint32_t ways : {1u, 2u, 5u, 16u, 40u})
+      for (const std::uint64_t distinct : {2ull, 6ull, 50ull}) {
+        SCOPED_TRACE(::testing::Message()
+                     << sets << " sets, " << ways << " ways, " << distinct << " lines a set");
+        // Few sets touched of many: a stream over sets [0, sets / 8) only, at times.
+        const std::uint32_t spread = distinct == 6 ? std::max(1u, sets / 8) : sets;
+        std::vector<Op> ops = random_ops(rng, 1500, distinct * spread);
+        for (Op& op : ops) op.key = op.key / spread * sets + op.key % spread;
+        PooledLru c(sets, ways);
+        for (int round = 0; round < 2; ++round) {  // the second after a clear()
+          std::size_t max_slot = 0;
+          std::set<std::uint32_t> sets_used;
+          const Trace t = pooled(c, ops, sets, max_slot, sets_used);
+          const Trace plain = plain_lru(ops, sets, ways);
+          ASSERT_EQ(t.hits, plain.hits);
+          ASSERT_EQ(t.evictions, plain.evictions);
+          ASSERT_EQ(t.final_lines, plain.final_lines);
+          EXPECT_LT(max_slot, sets_used.size() * ways);  // dense: the used sets' blocks
+          c.clear();
+          std::size_t lines = 0;
+          c.for_each_line([&](std::size_t, std::uint64_t, std::uint8_t) { ++lines; });
+          EXPECT_EQ(lines, 0u);
+        }
+      }
 }
 
 }  // namespace
