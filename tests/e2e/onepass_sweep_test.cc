@@ -121,10 +121,10 @@ TEST(OnepassSweepTest, RandomTracesAndConfigurationsMatchSeparateRuns) {
 
 TEST(OnepassSweepTest, L2BatchesOfAnySizeGiveEachConfigurationsWholeReport) {
   // The one pass queues its L2 accesses and replays them by slice (as MemoryHierarchy does):
-  // batches of a few lines (split inside kernels), none (trace order) and the default all give
-  // each configuration's whole report (per-slice and per-channel traffic included) as a
-  // separate replay of it does.
-  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+  // batches of a few lines (split inside kernels) and none (trace order) give each
+  // configuration's whole report (per-slice and per-channel traffic included) as a separate
+  // replay of it does (the default batches: the CSV tests here).
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     test::TestRng r(seed * 104729);
     SweepSpec spec;
     spec.base.overrides = base_overrides(r);
@@ -140,7 +140,7 @@ TEST(OnepassSweepTest, L2BatchesOfAnySizeGiveEachConfigurationsWholeReport) {
     opts.keep_unit_traffic = true;
     std::vector<std::string> separate;
     for (const SimConfig& cfg : cfgs) separate.push_back(test::replay_text(trace, cfg, opts));
-    for (const std::size_t batch : {std::size_t{1}, std::size_t{0}, opts.cached_batch_lines}) {
+    for (const std::size_t batch : {1, 0}) {
       RunOptions o = opts;
       o.cached_batch_lines = batch;
       std::vector<std::vector<KernelStats>> one;
