@@ -50,16 +50,17 @@ inline std::uint32_t group_of(std::uint64_t key, std::uint32_t groups) {
   return static_cast<std::uint32_t>(((key * 2654435761u) >> 20) % groups);
 }
 
-/// One plain LRU cache of `groups` x `sets` sets: key k lies in set k mod sets of its group.
-inline Trace plain_lru(const std::vector<Op>& ops, std::uint32_t sets, std::uint32_t ways,
-                       std::uint32_t groups = 1) {
-  SectorCache<LruPolicy> c(CacheGeometry{groups * sets, ways, 8});
+/// The stream through tag store `c` (SectorCache<LruPolicy>'s interface: find, allocate, touch,
+/// slot, valid, dirty, for_each_line), key k in set set_of(k); on_access(set, slot) sees each
+/// access's slot.
+template <class Tags, class SetOf, class OnAccess>
+Trace tag_store_trace(Tags& c, const std::vector<Op>& ops, SetOf set_of, OnAccess on_access) {
   Trace t;
   for (const Op& op : ops) {
-    const auto set = static_cast<std::uint32_t>(group_of(op.key, groups) * sets + op.key % sets);
+    const std::uint32_t set = set_of(op.key);
     std::int32_t way = c.find(set, op.key);
     std::vector<Event> ev_list;
-    if (way == SectorCache<LruPolicy>::kMiss) {
+    if (way == Tags::kMiss) {
       Eviction ev;
       way = static_cast<std::int32_t>(c.allocate(set, op.key, ev));
       if (ev.valid) ev_list.emplace_back(ev.key, ev.dirty_mask);
@@ -67,6 +68,7 @@ inline Trace plain_lru(const std::vector<Op>& ops, std::uint32_t sets, std::uint
       c.touch(set, static_cast<std::uint32_t>(way));
     }
     const std::size_t slot = c.slot(set, static_cast<std::uint32_t>(way));
+    on_access(set, slot);
     t.hits.push_back(apply(c.valid(slot), c.dirty(slot), op));
     t.evictions.push_back(ev_list);
   }
@@ -74,6 +76,18 @@ inline Trace plain_lru(const std::vector<Op>& ops, std::uint32_t sets, std::uint
     t.final_lines.emplace(key, c.valid(slot), dirty);
   });
   return t;
+}
+
+/// One plain LRU cache of `groups` x `sets` sets: key k lies in set k mod sets of its group.
+inline Trace plain_lru(const std::vector<Op>& ops, std::uint32_t sets, std::uint32_t ways,
+                       std::uint32_t groups = 1) {
+  SectorCache<LruPolicy> c(CacheGeometry{groups * sets, ways, 8});
+  return tag_store_trace(
+      c, ops,
+      [&](std::uint64_t key) {
+        return static_cast<std::uint32_t>(group_of(key, groups) * sets + key % sets);
+      },
+      [](std::uint32_t, std::size_t) {});
 }
 
 inline std::vector<Op> random_ops(std::mt19937_64& rng, std::size_t n, std::uint64_t distinct) {

@@ -97,28 +97,12 @@ TEST(StackLruTest, ALineThatLeftASmallCacheComesBackWithoutItsSectors) {
 /// the largest slot used, `sets_used` the sets that held a line.
 Trace pooled(PooledLru& c, const std::vector<Op>& ops, std::uint32_t sets, std::size_t& max_slot,
              std::set<std::uint32_t>& sets_used) {
-  Trace t;
-  for (const Op& op : ops) {
-    const auto set = static_cast<std::uint32_t>(op.key % sets);
-    sets_used.insert(set);
-    std::int32_t way = c.find(set, op.key);
-    std::vector<Event> ev_list;
-    if (way == PooledLru::kMiss) {
-      Eviction ev;
-      way = static_cast<std::int32_t>(c.allocate(set, op.key, ev));
-      if (ev.valid) ev_list.emplace_back(ev.key, ev.dirty_mask);
-    } else {
-      c.touch(set, static_cast<std::uint32_t>(way));
-    }
-    const std::size_t slot = c.slot(set, static_cast<std::uint32_t>(way));
-    max_slot = std::max(max_slot, slot);
-    t.hits.push_back(apply(c.valid(slot), c.dirty(slot), op));
-    t.evictions.push_back(ev_list);
-  }
-  c.for_each_line([&](std::size_t slot, std::uint64_t key, std::uint8_t dirty) {
-    t.final_lines.emplace(key, c.valid(slot), dirty);
-  });
-  return t;
+  return test::tag_store_trace(
+      c, ops, [&](std::uint64_t key) { return static_cast<std::uint32_t>(key % sets); },
+      [&](std::uint32_t set, std::size_t slot) {
+        sets_used.insert(set);
+        max_slot = std::max(max_slot, slot);
+      });
 }
 
 TEST(PooledLruTest, MatchesTheModelsLruTagStore) {
