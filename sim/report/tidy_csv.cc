@@ -76,6 +76,7 @@ TidyCsv parse_tidy_csv(const std::string& text, const std::string& origin) {
       fail("{}:{}: {} cells where the header has {} columns", origin, lineno, cells.size(),
            t.columns.size());
     t.row_lines.push_back(line);
+    t.row_line_numbers.push_back(lineno);
     t.rows.push_back(std::move(cells));
   }
   if (!have_header) fail("{}: no CSV header", origin);

@@ -25,6 +25,7 @@ struct TidyCsv {
   std::vector<std::string> columns;
   std::vector<std::string> row_lines;  ///< verbatim, without their line break
   std::vector<std::vector<std::string>> rows;
+  std::vector<int> row_line_numbers;  ///< the 1-based line of each row in the text (for errors)
 
   /// Index of `name` in `columns`, or -1.
   int column(std::string_view name) const;
