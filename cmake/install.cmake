@@ -22,7 +22,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/tests/data/example_stream.wtrace
 find_program(GMS_HELP2MAN help2man)
 if(GMS_HELP2MAN)
   set(man ${CMAKE_BINARY_DIR}/man/gpumemsim.1)
-  set(commands run gen convert info sweep merge compare validate curves presets)
+  set(commands run gen convert info sweep merge compare validate curves presets fidelity)
   add_custom_command(
     OUTPUT ${man}
     COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:gpumemsim> "-DCOMMANDS=${commands}"

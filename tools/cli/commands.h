@@ -12,6 +12,7 @@ int cmd_convert(const std::vector<std::string>& args);
 int cmd_info(const std::vector<std::string>& args);
 int cmd_sweep(const std::vector<std::string>& args);
 int cmd_curves(const std::vector<std::string>& args);
+int cmd_fidelity(const std::vector<std::string>& args);
 int cmd_merge(const std::vector<std::string>& args);
 int cmd_compare(const std::vector<std::string>& args);
 int cmd_validate(const std::vector<std::string>& args);

@@ -28,6 +28,7 @@ constexpr std::string_view kUsage =
     "  compare  two configurations (or cold vs cached) side by side\n"
     "  validate compare simulated statistics with Nsight Compute counters\n"
     "  presets  list the presets that --config NAME finds, and where they were found\n"
+    "  fidelity the calibration report: published curves against the simulator's, per preset\n"
     "\n"
     "'gpumemsim <command> --help' describes each command's options.\n";
 
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
     if (command == "compare") return gms::cli::cmd_compare(args);
     if (command == "validate") return gms::cli::cmd_validate(args);
     if (command == "presets") return gms::cli::cmd_presets(args);
+    if (command == "fidelity") return gms::cli::cmd_fidelity(args);
     spdlog::error("unknown command '{}'", command);
     std::fputs(kUsage.data(), stderr);
     return 2;
