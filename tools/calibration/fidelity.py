@@ -2,7 +2,7 @@
 """Replays the published measurements of tests/fidelity/data through gpumemsim and compares.
 
 usage: fidelity.py [--bin build/gpumemsim] [--quick] [--check BOUNDS] [--write-bounds BOUNDS]
-                   [--html FILE] [--curve NAME]... [--extra-set KEY=VALUE]...
+                   [--points-csv FILE] [--curve NAME]... [--extra-set KEY=VALUE]...
 
 For each curve (tests/fidelity/boards.txt names its preset and board), every published point is
 rebuilt with `gpumemsim gen` and replayed with `gpumemsim run --mode cached --format json`:
@@ -26,8 +26,30 @@ point up to 2x the L2, 100k loads past 1 MiB; block sizes 32, 256 and 1024); the
 replays every point. --check compares each curve's errors with the bounds file and fails on any above
 its bound; --write-bounds writes new bounds: the issue's target where this run meets it, else
 this run's error rounded up to 0.1 (a gap; README says why each remains).
+
+--points-csv FILE writes every replayed point and every error metric as a tidy CSV (as gpumemsim
+writes its own: '#' lines naming what wrote it, the point set and the bounds file, then a header
+row, then RFC 4180 rows), which `gpumemsim fidelity FILE --format html` draws (report.sh --html
+runs both). One row per point or metric, columns:
+  kind        point | metric
+  curve       the data file's name (latency_v100, stream_h200, ...)
+  preset      the preset it replays on; overrides: boards.txt's --set values, space-separated
+  board       the table's '# board:' line; source: its '# source:' line
+  x_label     a point's x axis: "footprint (KiB)" (latency) or "block size (threads)" (stream)
+  unit        of published/simulated: cycles/load, GB/s; KiB on an edge metric
+  series      a point's line: latency, or the stream kernel (init, read, scale, triad)
+  x           a point's footprint in KiB (6 significant digits) or block size
+  published, simulated   a point's values; an edge metric's two edges in KiB (empty where
+              that curve has no edge); empty on the MAE metrics
+  error_pct   a point's (simulated - published) / published x 100
+  metric      a metric's name (mae, l1_edge, l2_edge, mae_init, ...); value: its error (percent)
+  bound       its bound in the bounds file (--check's, else tests/fidelity/bounds.txt; empty
+              when the file has none); target: issue 20's target (percent)
+  within      yes | no, as --check decides (no bound: no)
+Cells a kind does not use are empty. The file is written whole at the end of the run.
 """
 import argparse
+import csv
 import json
 import math
 import os
@@ -39,6 +61,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "fidelity" / "data"
 BOARDS = ROOT / "tests" / "fidelity" / "boards.txt"
+BOUNDS = ROOT / "tests" / "fidelity" / "bounds.txt"
 
 # Issue 20's acceptance targets (percent).
 TARGET_LATENCY_MAE = 10.0
@@ -272,7 +295,8 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--check")
     ap.add_argument("--write-bounds")
-    ap.add_argument("--html")
+    ap.add_argument("--points-csv", help="write every point and error metric to this CSV "
+                                         "(layout in this script's header)")
     ap.add_argument("--curve", action="append")
     ap.add_argument("--calibrate", action="store_true",
                     help="print, per stream curve, the wave overhead, wave dispatch and store "
@@ -290,6 +314,7 @@ def main():
         files = [f for f in files if f.stem in args.curve]
     results = {}  # curve -> {metric: error percent}
     curves = {}
+    about = {}  # curve -> (table head, board overrides)
     with tempfile.TemporaryDirectory() as tmp:
         sim = Sim(args.bin, tmp)
         traces = {}
@@ -320,11 +345,14 @@ def main():
                     res[f"mae_{kind}"] = mae(sub)
                 curves[f.stem] = (preset, "GB/s", pts, None)
             results[f.stem] = res
+            about[f.stem] = (head, sets)
             print_curve(f.stem, head, preset, sets, curves[f.stem], res)
 
     print_summary(results)
-    if args.html:
-        write_html(args.html, curves, results)
+    if args.points_csv:
+        bounds_file = Path(args.check) if args.check else BOUNDS
+        write_points_csv(args.points_csv, curves, about, results, read_bounds(bounds_file),
+                         bounds_file, args)
     if args.write_bounds:
         with open(args.write_bounds, "w") as o:
             o.write("# Error bounds (percent) the fidelity test asserts, written by fidelity.py\n"
@@ -342,19 +370,13 @@ def main():
                         o.write(f"{c} {m} {math.ceil(v * 10 - 1e-9) / 10:.1f} gap\n")
     if args.check:
         bad, bounded = 0, set()
-        for n, line in enumerate(Path(args.check).read_text().splitlines(), 1):
-            if not line.strip() or line.startswith("#"):
-                continue
-            f = line.split()
-            if len(f) not in (3, 4) or (len(f) == 4 and f[3] != "gap"):
-                fail(f"{args.check}:{n}: expected 'curve metric bound [gap]'")
-            c, m, bound = f[:3]
+        for (c, m), (bound, n) in read_bounds(Path(args.check)).items():
             if c not in results:
                 continue
             if m not in results[c]:
                 fail(f"{args.check}:{n}: no metric '{m}' for {c}")
             bounded.add((c, m))
-            if results[c][m] > float(bound) + 1e-9:
+            if not within(results[c][m], bound):
                 print(f"FAIL {c} {m}: {results[c][m]:.2f}% > bound {bound}%")
                 bad += 1
         for c, res in results.items():
@@ -365,6 +387,30 @@ def main():
         if bad:
             sys.exit(1)
         print("fidelity: every curve within its bound")
+
+
+def read_bounds(path):
+    """{(curve, metric): (bound text, line)} of a bounds file, in file order."""
+    out = {}
+    for n, line in enumerate(Path(path).read_text().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        f = line.split()
+        if len(f) not in (3, 4) or (len(f) == 4 and f[3] != "gap"):
+            fail(f"{path}:{n}: expected 'curve metric bound [gap]'")
+        try:
+            float(f[2])
+        except ValueError:
+            fail(f"{path}:{n}: bound '{f[2]}' is not a number")
+        if (f[0], f[1]) in out:
+            fail(f"{path}:{n}: a second bound for {f[0]} {f[1]} (line {out[(f[0], f[1])][1]})")
+        out[(f[0], f[1])] = (f[2], n)
+    return out
+
+
+def within(value, bound):
+    """An error within its bound (a bound given as the bounds file writes it)."""
+    return value <= float(bound) + 1e-9
 
 
 def calibrate(args, boards):
@@ -438,35 +484,61 @@ def print_summary(results):
         print(f"   {c:<18} " + "  ".join(f"{m} {v:6.1f}" for m, v in res.items()))
 
 
-def write_html(path, curves, results):
-    """One SVG per curve, published against simulated (log footprint axis for latency)."""
-    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>gpumemsim fidelity</title>"
-             "<style>body{font-family:sans-serif} svg{border:1px solid #ccc}</style></head><body>",
-             "<h1>Published measurements against gpumemsim</h1>"]
-    for name, (preset, unit, pts, _) in curves.items():
-        parts.append(f"<h2>{name} (preset {preset})</h2><p>" + ", ".join(
-            f"{m} {v:.1f}%" for m, v in results[name].items()) + "</p>")
-        w, h, pad = 640, 300, 40
-        if name.startswith("latency_"):
-            xs = [math.log2(x) for x, _, _ in pts]
-        else:
-            xs = list(range(len(pts)))
-        ys = [v for _, p, s in pts for v in (p, s)]
-        x0, x1, y1 = min(xs), max(xs) or 1, max(ys)
+def num(v):
+    """A number for the points CSV: integers as they are, others to 10 significant digits."""
+    return str(v) if isinstance(v, int) else f"{v:.10g}"
 
-        def px(x, y):
-            return (pad + (x - x0) / ((x1 - x0) or 1) * (w - 2 * pad),
-                    h - pad - y / y1 * (h - 2 * pad))
 
-        svg = [f"<svg width='{w}' height='{h}'>"]
-        for col, idx in (("#1f77b4", 1), ("#d62728", 2)):
-            line = " ".join("%.1f,%.1f" % px(x, pt[idx]) for x, pt in zip(xs, pts))
-            svg.append(f"<polyline fill='none' stroke='{col}' points='{line}'/>")
-        svg.append(f"<text x='{pad}' y='15'>{unit}: published (blue), simulated (red); "
-                   f"max {y1:.0f}</text></svg>")
-        parts.append("".join(svg))
-    parts.append("</body></html>")
-    Path(path).write_text("\n".join(parts))
+def label(x):
+    """A point's x for the points CSV: a footprint AI_kernels' chase gives in bytes is a
+    fraction of a KiB, written to 6 significant digits (a chart's label, not a quantity)."""
+    return str(x) if isinstance(x, int) else f"{x:.6g}"
+
+
+def write_points_csv(path, curves, about, results, bounds, bounds_file, args):
+    """Every point and error metric of the run (layout in this script's header), written to a
+    temporary file that replaces `path` once whole."""
+    try:
+        shown = bounds_file.resolve().relative_to(ROOT)
+    except ValueError:
+        shown = bounds_file
+    rows = []
+    for name, (preset, unit, pts, e) in curves.items():
+        head, sets = about[name]
+        common = [name, preset, " ".join(sets), head.get("board", ""), head.get("source", "")]
+        latency = name.startswith("latency_")
+        x_label = "footprint (KiB)" if latency else "block size (threads)"
+        for x, p, s in pts:
+            series, x = ("latency", x) if latency else (x.split("/")[1], int(x.split("/")[0]))
+            rows.append(["point", *common, x_label, unit, series, label(x), num(p), num(s),
+                         num(100 * (s - p) / p), "", "", "", "", ""])
+        for m, v in results[name].items():
+            edge = ["", ""]
+            if e and m in ("l1_edge", "l2_edge"):
+                i = 0 if m == "l1_edge" else 1
+                edge = ["" if e[j][i] is None else num(e[j][i]) for j in (0, 1)]
+            bound = bounds.get((name, m), ("", 0))[0]
+            rows.append(["metric", *common, "", "KiB" if any(edge) else "", "", "", *edge, "", m,
+                         num(v), bound, num(target_of(name, m)),
+                         "yes" if bound and within(v, bound) else "no"])
+    out = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=out.name + ".")
+    try:
+        with os.fdopen(fd, "w", newline="") as o:
+            o.write("# gpumemsim fidelity points, written by tools/calibration/fidelity.py "
+                    "--points-csv\n")
+            o.write(f"# points={'quick' if args.quick else 'full'}\n# bounds={shown}\n")
+            for extra in args.extra_set:
+                o.write(f"# extra_set={extra}\n")
+            w = csv.writer(o, lineterminator="\n")
+            w.writerow(["kind", "curve", "preset", "overrides", "board", "source", "x_label",
+                        "unit", "series", "x", "published", "simulated", "error_pct", "metric",
+                        "value", "bound", "target", "within"])
+            w.writerows(rows)
+        os.replace(tmp, out)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 if __name__ == "__main__":
