@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Browser test of the HTML reports: installs Debian's chromium (as root), writes one report of
-# each kind (run, compare, sweep, validate) with the built gpumemsim, loads each in headless
-# chromium, and checks that the charts rendered: the dumped DOM holds SVG marks with data
-# attributes, and the screenshot is a PNG of non-trivial size.
+# each kind (run, compare, sweep, validate, fidelity) with the built gpumemsim, loads each in
+# headless chromium, and checks that the charts rendered: the dumped DOM holds SVG marks with
+# data attributes, and the screenshot is a PNG of non-trivial size.
 #
 #   bash .ci/browser.sh [BUILD_DIR] [--update-docs]
 #
@@ -49,6 +49,8 @@ status=0
 "$gms" validate --ncu tests/data/ncu/example_stream_ncu_raw.csv "$trace" --match name \
   --tolerance 5 --format html -o "$out/validate.html" 2>/dev/null || status=$?
 [[ $status -eq 3 ]] || { echo "browser.sh: validate exited $status, expected 3" >&2; exit 1; }
+# The calibration report of two curves fidelity.py replayed (its points CSV, a fixture).
+"$gms" fidelity tests/data/fidelity/v100_quick_points.csv --format html -o "$out/fidelity.html"
 
 chrome() {
   timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
@@ -89,4 +91,5 @@ check run 20 0 0
 check compare 20 0 0
 check sweep 0 40 10
 check validate 0 40 0
+check fidelity 0 70 10
 echo "browser test passed"

@@ -211,5 +211,20 @@ TEST(FidelityReportTest, CommandWritesThePageOrOneErrorAndNoFile) {
   EXPECT_EQ(test::run_cli("fidelity " + csv + " --format svg").status, 1);
 }
 
+TEST(FidelityReportTest, APointsFileOfFidelityPyIsDrawnWhole) {
+  // fidelity.py's own output for two curves: a mark per published and simulated value of every
+  // point row, and the metric rows in the error tables.
+  const std::string path = test::data_path("fidelity/v100_quick_points.csv");
+  const std::string text = test::slurp(path);
+  const std::size_t points = count(text, "\npoint,"), metrics = count(text, "\nmetric,");
+  ASSERT_GT(points, 0u);
+  const test::CliResult r = test::run_cli("fidelity " + path + " --format html");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(count(r.out, "<svg class=\"chart\""), 2u);
+  EXPECT_EQ(count(r.out, "<circle class=\"point\""), 2 * points);
+  EXPECT_EQ(count(r.out, "<tr><td>mae"), metrics - 2);  // l1_edge and l2_edge start otherwise
+  EXPECT_EQ(count(r.out, "<tr class=\"fail\">"), 0u);
+}
+
 }  // namespace
 }  // namespace gms
