@@ -112,17 +112,17 @@ TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
   t.avg_load_latency_ns = average_load_latency_cycles(k, cfg) / ghz;
   t.latency_ns = static_cast<double>(p.load_requests) * t.avg_load_latency_ns /
                  (warps_in_flight * loads_per_warp);
-  t.overhead_ns =
-      cfg.gpu.launch_overhead_ns + std::max(0.0, t.waves - 1) * cfg.gpu.wave_overhead_ns;
+  const double further_waves = std::max(0.0, t.waves - 1);
+  const double hand_offs_ns = further_waves * cfg.gpu.wave_overhead_ns;
+  t.overhead_ns = cfg.gpu.launch_overhead_ns + hand_offs_ns;
   t.store_path_ns = store_path_ns(k, cfg);
-  t.dispatch_ns = std::max(0.0, t.waves - 1) * cfg.gpu.wave_dispatch_ns;
+  t.dispatch_ns = further_waves * cfg.gpu.wave_dispatch_ns;
 
   // A CTA slot's waves run one after the other: each waits for its loads, then for the stores
   // that follow them, then hands the slot on (the wave overhead); so those add up. The bandwidth
   // terms overlap with them (other SMs' CTAs move data meanwhile): gpu-stream's store-only
   // kernel reaches the DRAM's rate, not DRAM time plus overheads (tests/fidelity/data).
-  const double chain_ns =
-      t.latency_ns + t.store_path_ns + std::max(0.0, t.waves - 1) * cfg.gpu.wave_overhead_ns;
+  const double chain_ns = t.latency_ns + t.store_path_ns + hand_offs_ns;
   const std::pair<double, Bound> terms[] = {{t.dram_ns, Bound::Dram},
                                             {t.l2_ns, Bound::L2},
                                             {t.l1_ns, Bound::L1},
