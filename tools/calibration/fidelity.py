@@ -186,8 +186,8 @@ def edges(points):
 
 
 def latency_points(name, head, rows):
-    """[(footprint KiB, published cycles, gen pointer_chase arguments)] of a latency table, by
-    the benchmark that made it (its '# method:' line)."""
+    """[(footprint KiB, published cycles, gen pointer_chase arguments, chain length)] of a
+    latency table, by the benchmark that made it (its '# method:' line)."""
     method = head.get("method", "gpu-latency")
     if method == "gpu-latency":
         lengths = chase_lengths()
@@ -197,20 +197,21 @@ def latency_points(name, head, rows):
             if kb not in lengths:
                 fail(f"{name}: footprint {kb} KiB is not one gpu-latency's loop makes")
             out.append((kb, r[2], ["--elem", "8", "--stride", "8", "--footprint",
-                                   str(lengths[kb] * 64)]))
+                                   str(lengths[kb] * 64)], lengths[kb]))
         return out
     if method == "ai-kernels":
         # One thread; 4-byte ints, one per 128-byte line (stride 32 ints): N bytes make
         # N / 128 lines (the benchmark's M = N / 4 / 32, truncated).
         return [(r[0] / 1024, r[3], ["--elem", "4", "--stride", "32", "--mask", "1",
-                                     "--footprint", str(int(r[0]) // 128 * 128)]) for r in rows]
+                                     "--footprint", str(int(r[0]) // 128 * 128)],
+                 int(r[0]) // 128) for r in rows]
     fail(f"{name}: unknown method '{method}'")
 
 
 def l1_plateau(name):
     """The median published cycles per load of a latency table's footprints up to 64 KiB."""
     head, rows = read_table(DATA / f"{name}.txt")
-    c = sorted(cyc for kb, cyc, _ in latency_points(name, head, rows) if kb <= 64)
+    c = sorted(cyc for kb, cyc, _, _ in latency_points(name, head, rows) if kb <= 64)
     return c[len(c) // 2]
 
 
@@ -245,10 +246,7 @@ def latency_curve(sim, name, preset, sets, head, rows, quick):
         "l2.partitions", ini_value(preset, "l2", "partitions")))
     extra = method_cycles(head)
     out = []
-    for kb, published, chase in pts:
-        footprint = int(chase[chase.index("--footprint") + 1])
-        spacing = int(chase[chase.index("--elem") + 1]) * int(chase[chase.index("--stride") + 1])
-        length = footprint // spacing
+    for kb, published, chase, length in pts:
         loads = max(length, 100000 if quick and kb > 1024 else 1000000)
         trace = sim.gen("pointer_chase", [*chase, "--n", str(loads)])
         two_laps = partitions > 1 and kb <= 1.25 * l2_kb
