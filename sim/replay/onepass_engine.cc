@@ -43,9 +43,19 @@ std::vector<std::string> l1_variant_key(const Values& values) {
   return out;
 }
 
+/// True when the L2 of configuration `cfg` cannot be a member of StackL2's recency stacks: it has
+/// near/far partitions (what its home slices see depends on whether the near copy hit, so on the
+/// capacity), or its lines are not 128 bytes. The one pass then replays each configuration's L2
+/// with its own L2Cache.
+bool l2_needs_own_model(const SimConfig& cfg) {
+  return cfg.l2.partitions > 1 || cfg.l2.line_bytes != kLineBytes;
+}
+
 /// Replays a stream of kernels for every configuration at once; `L1P` is the L1 policy, used
-/// when every configuration has the same L1 (then the model's L1Cache replays it).
-template <ReplacementPolicy L1P>
+/// when every configuration has the same L1 (then the model's L1Cache replays it). `kOwnL2`
+/// (l2_needs_own_model): each configuration's L2 is the model's own L2Cache, fed by its L1
+/// variant's miss stream; else each L1 variant's configurations share one StackL2.
+template <ReplacementPolicy L1P, bool kOwnL2>
 class OnePassEngine {
  public:
   OnePassEngine(const std::vector<SimConfig>& cfgs, const RunOptions& opts)
@@ -64,10 +74,18 @@ class OnePassEngine {
     }
     for (std::size_t c = 0; c < k_; ++c) dram_.emplace_back(cfgs[c].dram);
     if (opts.mode == SimMode::Cold) return;
-    for (const std::vector<std::size_t>& m : members_) {
-      std::vector<L2Config> l2;
-      for (const std::size_t c : m) l2.push_back(cfgs[c].l2);
-      l2_.push_back(std::make_unique<StackL2>(l2));
+    if constexpr (kOwnL2) {
+      // The policies and SM split of a separate run (MemoryHierarchy), per configuration.
+      std::vector<LruPolicy> policies(cfg_.l2.slices);
+      for (const SimConfig& c : cfgs)
+        own_l2_.push_back(std::make_unique<L2Cache<LruPolicy>>(c.l2, policies, c.gpu.sm_count));
+      batch_groups_ = own_l2_[0]->batch_groups();
+    } else {
+      for (const std::vector<std::size_t>& m : members_) {
+        std::vector<L2Config> l2;
+        for (const std::size_t c : m) l2.push_back(cfgs[c].l2);
+        l2_.push_back(std::make_unique<StackL2>(l2));
+      }
     }
     slice_sectors_.assign(members_.size(), std::vector<std::uint64_t>(cfg_.l2.slices, 0));
     outcomes_.resize(members_.size());
@@ -79,7 +97,7 @@ class OnePassEngine {
       wants_.resize(batch_lines_ * members_.size());
       by_slice_.resize(batch_lines_);
       by_slice_wants_.resize(batch_lines_ * members_.size());
-      groups_.reset(cfg_.l2.slices);
+      groups_.reset(batch_groups_);
     }
   }
 
@@ -112,6 +130,16 @@ class OnePassEngine {
     }
     void dram_write_back(std::size_t c, const LineOwner& owner, Addr addr, std::uint8_t dirty) {
       const std::size_t g = global(c);
+      charge_write_back(e.dram_[g], *e.cached_[g], e.kernel_seq_, e.flushing_, owner, addr, dirty);
+    }
+  };
+
+  /// The DramSink of configuration g's own L2 (kOwnL2): as a separate run's (L2DramCharges).
+  struct OwnSink {
+    OnePassEngine& e;
+    std::size_t g;
+    void dram_read(Addr addr, std::uint32_t bytes) { e.dram_[g].access(addr, bytes, false); }
+    void dram_write_back(const LineOwner& owner, Addr addr, std::uint8_t dirty) {
       charge_write_back(e.dram_[g], *e.cached_[g], e.kernel_seq_, e.flushing_, owner, addr, dirty);
     }
   };
@@ -156,11 +184,20 @@ class OnePassEngine {
           Sink sink{*this, v, 0};
           l2_[v]->flush(sink);
         }
+        for (std::size_t c = 0; c < own_l2_.size(); ++c) {
+          OwnSink sink{*this, c};
+          own_l2_[c]->flush(sink, /*keep=*/false);
+        }
         flushing_ = false;
       }
       for (std::size_t c = 0; c < k_; ++c) {
         cached_[c]->traffic.dram = dram_[c].finish();
-        cached_[c]->traffic.l2_slice_sectors = slice_sectors_[variant_of_[c]];
+        if constexpr (kOwnL2) {
+          cached_[c]->traffic.l2_slice_sectors = own_l2_[c]->take_slice_sectors();
+          cached_[c]->traffic.l2_far_hit_sectors = own_l2_[c]->take_far_hit_sectors();
+        } else {
+          cached_[c]->traffic.l2_slice_sectors = slice_sectors_[variant_of_[c]];
+        }
       }
       for (auto& s : slice_sectors_) std::fill(s.begin(), s.end(), 0);
     }
@@ -267,21 +304,51 @@ class OnePassEngine {
     }
   }
 
-  /// The L2 accesses of line `la` by row `row`, variant v's of sectors want(v): replayed now, or
-  /// queued for the batch where batches are exact.
+  /// Configuration c's access of kind `kind` to line `la` (its sectors `la.sector_mask`) by row
+  /// `row` from an SM near L2 partition `near`, in its own L2 (kOwnL2), as a separate run replays
+  /// it (replay_l2_access); a cached load that missed no sector has none.
+  void own_l2_access(std::size_t c, LineKind kind, const LineAccess& la, std::uint32_t near,
+                     std::uint32_t row) {
+    if (kind == LineKind::CachedLoad && la.sector_mask == 0) return;
+    OwnSink sink{*this, c};
+    replay_l2_access(*own_l2_[c], kind, la, la.sector_mask, kernel_seq_, row, near,
+                     cached_[c]->instructions[row].c, sink);
+  }
+
+  /// The L2 accesses of line `la` by row `row` from SM `sm`, variant v's of sectors want(v):
+  /// replayed now, or queued for the batch where batches are exact.
   template <class Want>
-  void to_l2(LineKind kind, const LineAccess& la, std::uint32_t row, Want&& want) {
-    const std::uint32_t slice = slices_.unit_of(la.line_addr);
-    if (batch_lines_ == 0) {
-      LineAccess each = la;
-      for (std::size_t v = 0; v < members_.size(); ++v) {
-        each.sector_mask = want(v);
-        l2_access(v, kind, each, slice, row);
+  void to_l2(LineKind kind, const LineAccess& la, std::uint32_t sm, std::uint32_t row,
+             Want&& want) {
+    if constexpr (kOwnL2) {
+      // Queued as MemoryHierarchy queues it: by batch group (with partitions the slice's index
+      // inside its partition), the reader's near partition in the line address's low bits.
+      const std::uint32_t near = own_l2_[0]->near_partition_of(sm);
+      if (batch_lines_ == 0) {
+        LineAccess each = la;
+        for (std::size_t c = 0; c < k_; ++c) {
+          each.sector_mask = want(variant_of_[c]);
+          own_l2_access(c, kind, each, near, row);
+        }
+        return;
       }
-      return;
+      const std::uint32_t group = own_l2_[0]->batch_group_of(la.line_addr);
+      groups_.count(group);
+      queue_[queued_] = {la.line_addr | near, row, static_cast<std::uint16_t>(group), 0, kind};
+    } else {
+      (void)sm;
+      const std::uint32_t slice = slices_.unit_of(la.line_addr);
+      if (batch_lines_ == 0) {
+        LineAccess each = la;
+        for (std::size_t v = 0; v < members_.size(); ++v) {
+          each.sector_mask = want(v);
+          l2_access(v, kind, each, slice, row);
+        }
+        return;
+      }
+      groups_.count(slice);
+      queue_[queued_] = {la.line_addr, row, static_cast<std::uint16_t>(slice), 0, kind};
     }
-    groups_.count(slice);
-    queue_[queued_] = {la.line_addr, row, static_cast<std::uint16_t>(slice), 0, kind};
     if (writes_l2(kind)) queue_bytes_[queued_] = la.byte_mask;
     std::uint8_t* wants = wants_.data() + queued_ * members_.size();
     for (std::size_t v = 0; v < members_.size(); ++v) wants[v] = want(v);
@@ -302,16 +369,32 @@ class OnePassEngine {
       std::copy_n(wants_.data() + i * m, m, by_slice_wants_.data() + std::size_t{k} * m);
     }
     LineAccess la;
-    for (std::size_t v = 0; v < m; ++v)
-      for (std::size_t k = 0; k < queued_; ++k) {
-        const QueuedAccess& q = by_slice_[k].q;
-        la.line_addr = q.line_addr;
-        la.sector_mask = by_slice_wants_[k * m + v];
-        if (writes_l2(q.kind)) la.byte_mask = queue_bytes_[by_slice_[k].index];
-        l2_access(v, q.kind, la, q.slice, q.row);
+    if constexpr (kOwnL2) {
+      // One configuration after the other, each its own L2 (its state stays in the host's
+      // caches for its whole share of the batch), its variant's sectors.
+      for (std::size_t c = 0; c < k_; ++c) {
+        const std::size_t v = variant_of_[c];
+        for (std::size_t k = 0; k < queued_; ++k) {
+          const QueuedAccess& q = by_slice_[k].q;
+          la.line_addr = q.line_addr & ~Addr{kLineBytes - 1};
+          la.sector_mask = by_slice_wants_[k * m + v];
+          if (writes_l2(q.kind)) la.byte_mask = queue_bytes_[by_slice_[k].index];
+          const auto near = static_cast<std::uint32_t>(q.line_addr & (kLineBytes - 1));
+          own_l2_access(c, q.kind, la, near, q.row);
+        }
       }
+    } else {
+      for (std::size_t v = 0; v < m; ++v)
+        for (std::size_t k = 0; k < queued_; ++k) {
+          const QueuedAccess& q = by_slice_[k].q;
+          la.line_addr = q.line_addr;
+          la.sector_mask = by_slice_wants_[k * m + v];
+          if (writes_l2(q.kind)) la.byte_mask = queue_bytes_[by_slice_[k].index];
+          l2_access(v, q.kind, la, q.slice, q.row);
+        }
+    }
     queued_ = 0;
-    groups_.reset(cfg_.l2.slices);
+    groups_.reset(batch_groups_);
   }
 
   void replay_cached_lines(Op op, std::uint32_t sm, std::uint32_t row) {
@@ -322,7 +405,7 @@ class OnePassEngine {
       const std::uint8_t want = la.sector_mask;
       if (kind != LineKind::CachedLoad) {
         if (kind == LineKind::Load) count_l1(common_[row], want, 0);
-        to_l2(kind, la, row, [want](std::size_t) { return want; });
+        to_l2(kind, la, sm, row, [want](std::size_t) { return want; });
         continue;
       }
       if (members_.size() == 1)
@@ -340,7 +423,7 @@ class OnePassEngine {
         fetched |= o.fetch_mask;
       }
       if (fetched != 0)
-        to_l2(kind, la, row, [this](std::size_t v) { return outcomes_[v].fetch_mask; });
+        to_l2(kind, la, sm, row, [this](std::size_t v) { return outcomes_[v].fetch_mask; });
     }
   }
 
@@ -369,10 +452,11 @@ class OnePassEngine {
   const FastDiv32 sms_{cfg_.gpu.sm_count};
   const Interleave slices_ = l2_slices(cfg_.l2);
   DramModel cold_dram_{cfg_.dram};
-  std::vector<DramModel> dram_;                   ///< per configuration (cached mode)
-  std::vector<std::unique_ptr<StackL2>> l2_;      ///< per L1 variant
-  std::vector<std::optional<L1Cache<L1P>>> l1_;   ///< per SM (one variant)
-  std::vector<std::optional<StackL1>> stack_l1_;  ///< per SM (several variants)
+  std::vector<DramModel> dram_;                              ///< per configuration (cached mode)
+  std::vector<std::unique_ptr<StackL2>> l2_;                 ///< per L1 variant (not kOwnL2)
+  std::vector<std::unique_ptr<L2Cache<LruPolicy>>> own_l2_;  ///< per configuration (kOwnL2)
+  std::vector<std::optional<L1Cache<L1P>>> l1_;              ///< per SM (one variant)
+  std::vector<std::optional<StackL1>> stack_l1_;             ///< per SM (several variants)
   std::vector<std::uint32_t> variant_sets_;
   std::vector<std::uint64_t> variant_l1_bytes_;  ///< this kernel's L1 per variant
   std::vector<L1Outcome> outcomes_;              ///< per variant, of the line being replayed
@@ -401,6 +485,8 @@ class OnePassEngine {
   // L2 accesses queued in trace order where batches are exact (l2_batches_exact), then replayed
   // by slice (replay_batch); batch_lines_ == 0: each is replayed as it comes. Sized once.
   std::size_t batch_lines_ = 0;
+  /// The batch groups: the slices, or with partitions the slice indices inside a partition.
+  std::uint32_t batch_groups_ = cfg_.l2.slices;
   std::vector<QueuedAccess> queue_;     ///< line, row, slice and kind (its want: wants_)
   std::vector<ByteMasks> queue_bytes_;  ///< beside queue_: a store's or atomic's byte masks
   std::vector<std::uint8_t> wants_;     ///< per queued access, per variant: its sectors (0 none)
@@ -439,12 +525,9 @@ std::string onepass_refusal(const std::vector<SimConfig>& cfgs) {
       (key.starts_with("l1.") ? l1_varies : l2_varies) = true;
     }
   }
-  (void)l2_varies;  // the L2 is a stack in every case
+  (void)l2_varies;  // the L2 is a stack, or each configuration's own model (l2_needs_own_model)
   const SimConfig& c = cfgs[0];
   if (c.l2.policy != ReplacementKind::Lru) return "l2.policy is not lru";
-  if (c.l2.partitions > 1) return "the L2 has near/far partitions (l2.partitions), not a stack";
-  if (c.l2.line_bytes != kLineBytes || c.l2.sector_bytes != kSectorBytes)
-    return "the L2 lines are not 128-byte lines of 32-byte sectors";
   if (l1_varies) {
     if (c.l1.policy != ReplacementKind::Lru) return "l1.policy is not lru";
     if (c.l1.line_bytes != kLineBytes || c.l1.sector_bytes != kSectorBytes)
@@ -460,8 +543,13 @@ std::vector<std::vector<KernelStats>> simulate_onepass(trace::TraceReader& reade
   if (!why.empty()) fail("one-pass replay: {}", why);
   std::vector<std::vector<KernelStats>> out(cfgs.size());
   auto run = [&]<class L1P>() {
-    OnePassEngine<L1P> engine(cfgs, opts);
-    engine.replay(reader, out);
+    if (l2_needs_own_model(cfgs[0])) {
+      OnePassEngine<L1P, true> engine(cfgs, opts);
+      engine.replay(reader, out);
+    } else {
+      OnePassEngine<L1P, false> engine(cfgs, opts);
+      engine.replay(reader, out);
+    }
   };
   switch (cfgs[0].l1.policy) {
     case ReplacementKind::Fifo:

@@ -5,7 +5,12 @@
 /// replayed by the stack algorithm (sim/model/stack_lru.h: every associativity of a set count
 /// from one recency stack; a set count only one configuration has is the model's own LRU tag
 /// store), with sector state, dirty bytes,
-/// DRAM fetch units, write-backs and the end-of-kernel flush per configuration. When the L1 is
+/// DRAM fetch units, write-backs and the end-of-kernel flush per configuration. An L2 that is no
+/// recency stack across capacities (near/far partitions, l2.partitions > 1: what a home slice
+/// sees depends on whether the near copy hit, so on the capacity; or lines other than 128 bytes)
+/// is replayed per configuration instead, each by its own L2Cache (LRU; the SM's near partition,
+/// far-hit counts, write-backs and flush as in a separate run), fed by the same front end and
+/// L1 miss streams; batched by the L2's batch groups (L2Cache::batch_group_of). When the L1 is
 /// the same in every configuration the model's own L1Cache produces the one miss stream every
 /// L2 sees (stores write through, atomics bypass); when L1 capacities differ each L1 variant
 /// feeds its own multi-configuration L2. As in the fast engine, records are coalesced through
@@ -33,8 +38,9 @@ namespace gms {
 const std::vector<std::string>& onepass_capacity_keys();
 
 /// Why the configurations cannot be replayed together in one pass, or "" when they can: a key
-/// other than onepass_capacity_keys() differs, a cache whose capacity differs is not LRU, or
-/// its lines are not 128-byte lines of 32-byte sectors (the L2 always: it is always a stack).
+/// other than onepass_capacity_keys() differs, the L2 is not LRU (it always is a stack or its own
+/// LRU model), or the L1's capacity differs and it is not LRU or its lines are not 128-byte
+/// lines of 32-byte sectors.
 std::string onepass_refusal(const std::vector<SimConfig>& cfgs);
 
 /// out[c] == simulate(reader, cfgs[c], opts) for every c, from one replay of `reader`
