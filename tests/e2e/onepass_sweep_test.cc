@@ -3,8 +3,10 @@
 // kernels, a persisting L2, fetch sizes, hashes, L1s that do or do not cache global loads), every
 // CSV of a capacity sweep (L2 ways at a fixed size, L2 sizes, L1 sizes, L1 sets, carve-outs,
 // crosses of them, and an outer non-capacity key) is the separate runs' CSV byte for byte, per
-// kernel and per instruction, in every mode. The one pass must really be taken (its refusal is
-// empty), and a sweep it cannot take falls back to the same bytes.
+// kernel and per instruction, in every mode; with near/far L2 partitions and 64-byte L2 lines too
+// (each configuration's L2 is then its own model inside the pass), on the small machine and on
+// the partitioned presets. The one pass must really be taken (its refusal is empty), and a sweep
+// it cannot take falls back to the same bytes.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -33,9 +35,9 @@ std::string write_temp(const std::string& name, const std::string& text) {
   return p.string();
 }
 
-/// A small machine: 2 or 3 L2 slices, 4 SMs, a separate L1 of 4 sets, plus random choices that
-/// the one pass must keep exact.
-std::vector<std::string> base_overrides(test::TestRng& r) {
+/// A small machine: 2 L2 slices, 4 SMs, a separate L1 of 4 sets, plus random choices that the
+/// one pass must keep exact; near/far L2 partitions always when `partitions`.
+std::vector<std::string> base_overrides(test::TestRng& r, bool partitions = false) {
   std::vector<std::string> o = {"gpu.sm_count=4",  "l2.slices=2", "l2.ways=4",   "l2.size_kb=8",
                                 "l1.unified_kb=0", "l1.sets=4",   "l1.size_kb=2"};
   if (r.chance(50)) o.push_back("l2.persist_across_kernels=true");
@@ -45,6 +47,13 @@ std::vector<std::string> base_overrides(test::TestRng& r) {
   if (r.chance(30)) o.push_back("l2.interleave_bytes=512");
   if (r.chance(30)) o.push_back("dram.row_model=true");
   if (r.chance(25)) o.push_back("coalescer.segment_bytes=64");
+  // L2s that are no recency stack, replayed per configuration: near/far partitions (one slice
+  // each, SMs 0-1 near the first), or 64-byte lines. Drawn last: the choices above stay each
+  // seed's.
+  if (partitions || r.chance(30))
+    o.insert(o.end(), {"l2.partitions=2", "l2.far_hit_latency_cycles=300"});
+  else if (r.chance(15))
+    o.push_back("l2.line_bytes=64");
   return o;
 }
 
@@ -119,44 +128,101 @@ TEST(OnepassSweepTest, RandomTracesAndConfigurationsMatchSeparateRuns) {
   EXPECT_GE(compared, seeds * 2 / 3) << "too many random cases did not fit";
 }
 
+/// The L2 far-partition hits of each kernel, which the report shows only through the time
+/// estimate.
+std::string far_hits(const std::vector<KernelStats>& kernels) {
+  std::string out;
+  for (const KernelStats& k : kernels) out += fmt::format("{} ", k.traffic.l2_far_hit_sectors);
+  return out;
+}
+
+/// Replays `trace` over the configurations of `spec` in one pass (L2 batches of the default
+/// size, of one line: split inside kernels, and none: trace order) and holds each
+/// configuration's whole report (per-slice and per-channel traffic included) and its far hits
+/// to a separate replay of it.
+void expect_same_reports(const SweepSpec& spec, const std::string& trace, SimMode mode,
+                         const std::string& what) {
+  std::vector<SimConfig> cfgs;
+  for (std::size_t c = 0; c < sweep_configurations(spec); ++c)
+    cfgs.push_back(sweep_config(spec, c));
+  ASSERT_EQ(onepass_refusal(cfgs), "") << what;
+  RunOptions opts;
+  opts.mode = mode;
+  opts.keep_unit_traffic = true;
+  std::vector<std::string> separate, separate_far;
+  for (const SimConfig& cfg : cfgs) {
+    separate.push_back(test::replay_text(trace, cfg, opts));
+    if (separate.back().starts_with("error: ")) {
+      separate_far.emplace_back();
+      continue;
+    }
+    auto reader = trace::open_trace_reader(trace);
+    separate_far.push_back(far_hits(simulate(*reader, cfg, opts)));
+  }
+  for (const std::size_t batch : {opts.cached_batch_lines, std::size_t{1}, std::size_t{0}}) {
+    RunOptions o = opts;
+    o.cached_batch_lines = batch;
+    std::vector<std::vector<KernelStats>> one;
+    try {
+      auto reader = trace::open_trace_reader(trace);
+      one = simulate_onepass(*reader, cfgs, o);
+    } catch (const SimError&) {
+      one.clear();  // a CTA larger than a carve-out: the separate runs must fail too
+    }
+    for (std::size_t c = 0; c < cfgs.size(); ++c) {
+      if (one.empty()) {
+        EXPECT_TRUE(separate[c].starts_with("error: ")) << what;
+        continue;
+      }
+      const std::string where = fmt::format("{}, configuration {}, batches of {}", what, c, batch);
+      EXPECT_EQ(test::report_text(one[c], cfgs[c]), separate[c]) << where;
+      EXPECT_EQ(far_hits(one[c]), separate_far[c]) << where;
+    }
+  }
+}
+
 TEST(OnepassSweepTest, L2BatchesOfAnySizeGiveEachConfigurationsWholeReport) {
-  // The one pass queues its L2 accesses and replays them by slice (as MemoryHierarchy does):
-  // batches of a few lines (split inside kernels) and none (trace order) give each
-  // configuration's whole report (per-slice and per-channel traffic included) as a separate
-  // replay of it does (the default batches: the CSV tests here).
-  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+  // The one pass queues its L2 accesses and replays them by slice (as MemoryHierarchy does; with
+  // partitions by slice index inside a partition): every batch size gives each configuration's
+  // whole report as a separate replay of it does. Seeds 4 to 6: near/far partitions.
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     test::TestRng r(seed * 104729);
     SweepSpec spec;
-    spec.base.overrides = base_overrides(r);
+    spec.base.overrides = base_overrides(r, /*partitions=*/seed > 3);
     spec.axes = axes(static_cast<int>(seed % 4));
     const std::string trace =
         write_temp(fmt::format("b{}.wtrace", seed), test::random_trace(seed + 40));
-    std::vector<SimConfig> cfgs;
-    for (std::size_t c = 0; c < sweep_configurations(spec); ++c)
-      cfgs.push_back(sweep_config(spec, c));
-    ASSERT_EQ(onepass_refusal(cfgs), "");
-    RunOptions opts;
-    opts.mode = seed % 2 ? SimMode::Cached : SimMode::Both;
-    opts.keep_unit_traffic = true;
-    std::vector<std::string> separate;
-    for (const SimConfig& cfg : cfgs) separate.push_back(test::replay_text(trace, cfg, opts));
-    for (const std::size_t batch : {1, 0}) {
-      RunOptions o = opts;
-      o.cached_batch_lines = batch;
-      std::vector<std::vector<KernelStats>> one;
-      try {
-        auto reader = trace::open_trace_reader(trace);
-        one = simulate_onepass(*reader, cfgs, o);
-      } catch (const SimError&) {
-        one.clear();  // a CTA larger than a carve-out: the separate runs must fail too
-      }
-      for (std::size_t c = 0; c < cfgs.size(); ++c) {
-        if (one.empty())
-          EXPECT_TRUE(separate[c].starts_with("error: ")) << "seed " << seed;
-        else
-          EXPECT_EQ(test::report_text(one[c], cfgs[c]), separate[c])
-              << "seed " << seed << ", configuration " << c << ", batches of " << batch;
-      }
+    std::string what = fmt::format("seed {}:", seed);
+    for (const std::string& o : spec.base.overrides) what += " " + o;
+    expect_same_reports(spec, trace, seed % 2 ? SimMode::Cached : SimMode::Both, what);
+  }
+}
+
+TEST(OnepassSweepTest, ThePartitionedPresetsMatchSeparateRuns) {
+  // The A100 and H100 presets, and the H200 with l2.partitions=2 (80 or 96 slices in two
+  // partitions, 108 or 132 SMs), one pass per preset: L2 ways, L2 sizes and L1 carve-outs, at L2
+  // sizes small enough to evict (960 KB: a whole number of sets on both slice counts). Whole
+  // CSVs on a random trace; for the ways, whole reports and far hits on another.
+  SweepSpec spec;
+  spec.traces = {write_temp("partitioned.wtrace", test::random_trace(99))};
+  spec.preset_dirs = {test::source_path("configs")};
+  spec.mode = SimMode::Both;
+  spec.per_instruction = true;
+  const SweepAxis presets = parse_sweep_axis("preset=ampere-a100,hopper-h100,hopper-h200");
+  spec.base.overrides = {"l2.partitions=2", "l2.size_kb=960"};
+  const std::string other = write_temp("partitioned2.wtrace", test::random_trace(7));
+  const SweepAxis capacities[] = {
+      parse_sweep_axis("l2.ways=1,2,4,8,16"), parse_sweep_axis("l2.size_kb=960,1920,3840,7680"),
+      parse_sweep_axis("l1.carveouts_kb=0,8,16,32,64,100,132,164;0,132;0,32")};
+  for (const SweepAxis& axis : capacities) {
+    spec.axes = {presets, axis};
+    const std::string what = "partitioned presets, " + axis.key;
+    EXPECT_TRUE(expect_same_csv(spec, what));
+    if (axis.key != "l2.ways") continue;
+    for (const std::string& preset : presets.values) {
+      SweepSpec one = spec;
+      one.axes[0] = parse_sweep_axis("preset=" + preset);
+      expect_same_reports(one, other, SimMode::Cached, what + ", " + preset);
     }
   }
 }
