@@ -38,8 +38,10 @@ std::string write_temp(const std::string& name, const std::string& text) {
 /// A small machine: 2 L2 slices, 4 SMs, a separate L1 of 4 sets, plus random choices that the
 /// one pass must keep exact; near/far L2 partitions always when `partitions`.
 std::vector<std::string> base_overrides(test::TestRng& r, bool partitions = false) {
-  std::vector<std::string> o = {"gpu.sm_count=4",  "l2.slices=2", "l2.ways=4",   "l2.size_kb=8",
-                                "l1.unified_kb=0", "l1.sets=4",   "l1.size_kb=2"};
+  // One partition unless drawn (the default preset has two).
+  std::vector<std::string> o = {"gpu.sm_count=4", "l2.slices=2",     "l2.ways=4",
+                                "l2.size_kb=8",   "l1.unified_kb=0", "l1.sets=4",
+                                "l1.size_kb=2",   "l2.partitions=1"};
   if (r.chance(50)) o.push_back("l2.persist_across_kernels=true");
   if (r.chance(40)) o.push_back("l1.caches_global_loads=false");
   if (r.chance(50)) o.push_back("l2.dram_fetch_bytes=32");

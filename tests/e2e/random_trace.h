@@ -219,13 +219,16 @@ inline std::vector<std::vector<std::string>> random_overrides(TestRng& r) {
   if (r.chance(40)) {  // a small L2: evictions and write-backs during the kernel
     const unsigned slices = 1 + static_cast<unsigned>(r.below(12)), ways = 1u << r.below(4);
     const unsigned line = 64u << r.below(3), sets = 16u << r.below(3);
-    o.push_back({fmt::format("l2.slices={}", slices), fmt::format("l2.ways={}", ways),
-                 fmt::format("l2.line_bytes={}", line),
+    // One partition (the default preset has two): any slice count and line size goes; the
+    // partitions group below may put them back where they are valid.
+    o.push_back({"l2.partitions=1", fmt::format("l2.slices={}", slices),
+                 fmt::format("l2.ways={}", ways), fmt::format("l2.line_bytes={}", line),
                  fmt::format("l2.size_kb={}", slices * ways * line * sets / 1024),
                  fmt::format("l2.interleave_bytes={}", std::max(line, 256u << r.below(3))),
                  fmt::format("l2.dram_fetch_bytes={}", std::min(line, 32u << r.below(3)))});
   } else {
-    maybe(25, fmt::format("l2.line_bytes={}", 64u << r.below(3)));
+    const unsigned line = 64u << r.below(3);  // drawn first, as it always was
+    if (r.chance(25)) o.push_back({"l2.partitions=1", fmt::format("l2.line_bytes={}", line)});
     maybe(25, fmt::format("l2.dram_fetch_bytes={}", 32u << r.below(3)));
   }
   if (r.chance(30))  // a separate, small L1 (or none)

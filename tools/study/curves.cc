@@ -71,13 +71,15 @@ Curves compute_curves(const CurveSpec& spec) {
       const std::size_t first_override = src.overrides.size();
       if (l1) {
         // A separate L1 of exactly this size; the L2 below it does not change the L1's hits, so
-        // it is made as small as it can be (one slice, one way).
+        // it is made as small as it can be (one slice, one way, so one partition: on a preset
+        // with near/far partitions, the A100's or the H200's, one slice cannot be split).
         // Each key is checked as it is set, so the sets go before the size they divide.
-        src.overrides.insert(src.overrides.end(),
-                             {"l1.unified_kb=0", fmt::format("l1.sets={}", sets),
-                              fmt::format("l1.size_kb={}", kb), "l2.slices=1", "l2.ways=1",
-                              fmt::format("l2.size_kb={}", std::max<std::uint64_t>(
-                                                               1, base.l2.line_bytes * 8 / 1024))});
+        src.overrides.insert(
+            src.overrides.end(),
+            {"l1.unified_kb=0", fmt::format("l1.sets={}", sets), fmt::format("l1.size_kb={}", kb),
+             "l2.partitions=1", "l2.slices=1", "l2.ways=1",
+             fmt::format("l2.size_kb={}",
+                         std::max<std::uint64_t>(1, base.l2.line_bytes * 8 / 1024))});
       } else {
         // One way first: any whole number of slice lines is then a valid size.
         src.overrides.insert(src.overrides.end(), {"l2.ways=1", fmt::format("l2.size_kb={}", kb),

@@ -34,6 +34,7 @@ L2Config small_l2(std::uint32_t fetch_bytes = 64, std::uint32_t ways = 2) {
   L2Config c = default_config().l2;
   c.size_kb = 1;  // 1 KiB: 1 slice x 4 sets x 2 ways x 128 B
   c.slices = 1;
+  c.partitions = 1;  // the tests with partitions set them (partitioned_l2)
   c.ways = ways;
   c.dram_fetch_bytes = fetch_bytes;
   c.hash = SliceHash::Linear;
@@ -173,6 +174,7 @@ TEST(L2CacheTest, SliceHashSpreadsStridedStreams) {
   L2Config cfg = default_config().l2;
   cfg.slices = 96;
   cfg.size_kb = 61440;
+  cfg.partitions = 1;  // the slice hash alone
   cfg.hash = SliceHash::Linear;
   auto linear = L2Cache<LruPolicy>(cfg, std::vector<LruPolicy>(96));
   cfg.hash = SliceHash::Xor;
