@@ -276,8 +276,12 @@ const std::vector<KeySpec>& key_table() {
       key("dram.mixed_efficiency", "fraction",
           "achievable fraction of peak for mixed reads and writes",
           GMS_MEMBER(dram.mixed_efficiency)),
-      key("dram.latency_cycles", "cycles", "loaded DRAM latency seen by a load, in SM cycles",
+      key("dram.latency_cycles", "cycles", "DRAM latency seen by a load, in SM cycles",
           GMS_MEMBER(dram.latency_cycles)),
+      key("dram.queue_ns", "ns",
+          "loaded latency: a load served by DRAM waits queue_ns x u / (1 - u) more at DRAM "
+          "utilisation u (0: latency does not grow with load)",
+          GMS_MEMBER(dram.queue_ns)),
       key("dram.row_model", "bool", "model open DRAM rows (row-buffer hit rate; lowers efficiency)",
           GMS_MEMBER(dram.row_model)),
       key("dram.banks_per_channel", "banks", "banks per channel (row model)",

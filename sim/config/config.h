@@ -103,8 +103,9 @@ struct DramConfig {
   SliceHash hash{};                  ///< address-to-channel mapping
   double read_efficiency{};          ///< achievable fraction of peak, read-only stream
   double mixed_efficiency{};         ///< achievable fraction of peak, reads and writes mixed
-  double latency_cycles{};           ///< loaded DRAM access latency seen by a load, SM cycles
-  bool row_model{};                  ///< model open rows (reports the row-buffer hit rate)
+  double latency_cycles{};           ///< DRAM access latency seen by a load, SM cycles
+  double queue_ns{};  ///< a DRAM load waits queue_ns x u/(1-u) more at utilisation u (0: never)
+  bool row_model{};   ///< model open rows (reports the row-buffer hit rate)
   std::uint32_t banks_per_channel{};
   std::uint32_t row_bytes{};
   std::uint32_t row_window{};  ///< FR-FCFS reorder window per channel, requests

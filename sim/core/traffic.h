@@ -65,6 +65,7 @@ struct TimeEstimate {
   double dram_ns = 0, l2_ns = 0, l1_ns = 0, latency_ns = 0, overhead_ns = 0, estimate_ns = 0;
   double store_path_ns = 0;  ///< stores that wait for the kernel's loads, in series with them
   double dispatch_ns = 0;    ///< (waves - 1) x the least time a wave takes
+  double queue_ns = 0;       ///< what DRAM queueing (loaded latency) adds to the chain
   Bound bound = Bound::None;
   double waves = 0;
   double dram_efficiency = 0;  ///< the blended efficiency used (x row factor)

@@ -28,23 +28,50 @@ double dram_efficiency(const DramTraffic& d, const DramConfig& c) {
   return eff;
 }
 
-/// Average latency of a load sector, from where the loads were served.
-double average_load_latency_cycles(const KernelStats& k, const SimConfig& cfg) {
-  double l1 = 0, l2 = 0, dram = 0;
+/// Where a kernel's load sectors were served: L1 hits, near and far L2 hits, DRAM (atomics count
+/// as loads served by the L2 or, for their misses, DRAM).
+struct LoadSources {
+  double l1 = 0, l2_near = 0, l2_far = 0, dram = 0;
+  double all() const { return l1 + l2_near + l2_far + dram; }
+};
+
+LoadSources load_sources(const KernelStats& k) {
+  LoadSources s;
+  double l2 = 0;
   for (OpClass c : {OpClass::GlobalLoad, OpClass::LocalLoad, OpClass::GlobalAtomic}) {
     const AccessCounters& t = k.total(c);
-    l1 += static_cast<double>(t.l1_sector_hits);
+    s.l1 += static_cast<double>(t.l1_sector_hits);
     l2 += static_cast<double>(t.l2_read_sector_hits);
-    dram += static_cast<double>(t.l2_read_sector_misses +
-                                (c == OpClass::GlobalAtomic ? t.l2_atomic_sectors : 0));
+    s.dram += static_cast<double>(t.l2_read_sector_misses +
+                                  (c == OpClass::GlobalAtomic ? t.l2_atomic_sectors : 0));
   }
-  const double all = l1 + l2 + dram;
-  if (all == 0) return 0;
   // Far-partition hits (part of the L2 hits; loads only, atomics go to their home slice).
-  const double far = static_cast<double>(k.traffic.l2_far_hit_sectors);
-  return (l1 * cfg.l1.hit_latency_cycles + (l2 - far) * cfg.l2.hit_latency_cycles +
-          far * cfg.l2.far_hit_latency_cycles + dram * cfg.dram.latency_cycles) /
+  s.l2_far = static_cast<double>(k.traffic.l2_far_hit_sectors);
+  s.l2_near = l2 - s.l2_far;
+  return s;
+}
+
+/// Average latency of a load sector, from where the loads were served (unloaded latencies).
+double average_load_latency_cycles(const LoadSources& s, const SimConfig& cfg) {
+  const double all = s.all();
+  if (all == 0) return 0;
+  return (s.l1 * cfg.l1.hit_latency_cycles + s.l2_near * cfg.l2.hit_latency_cycles +
+          s.l2_far * cfg.l2.far_hit_latency_cycles + s.dram * cfg.dram.latency_cycles) /
          all;
+}
+
+/// The chain with loaded DRAM latency. A load served by DRAM waits dram.queue_ns x u / (1 - u)
+/// more at DRAM utilisation u (a single-server queue's wait), u = dram_ns / T over the chain's
+/// own time T. With `chain_ns` the chain at unloaded latency and `serial_dram_loads` the
+/// DRAM-served loads each slot waits for in series, T = chain + serial x queue x d / (T - d):
+/// the larger root of (T - chain)(T - d) = serial x queue x d. T exceeds both the chain and the
+/// DRAM time and tends to the larger of them away from their crossing, where a latency-bound
+/// stream meets the DRAM's rate (gpu-stream's read kernel at 2 CTAs per SM, tests/fidelity).
+double loaded_chain_ns(double chain_ns, double dram_ns, double serial_dram_loads, double queue_ns) {
+  const double y = serial_dram_loads * queue_ns * dram_ns;
+  if (!(y > 0)) return chain_ns;
+  const double gap = chain_ns - dram_ns;
+  return (chain_ns + dram_ns + std::sqrt(gap * gap + 4 * y)) / 2;
 }
 
 /// The store path: stores that follow a kernel's loads (a copy's, a triad's) leave an SM only
@@ -109,9 +136,12 @@ TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
   }
   const double loads_per_warp =
       std::clamp(static_cast<double>(p.load_requests) / kernel_warps, 1.0, in_flight);
-  t.avg_load_latency_ns = average_load_latency_cycles(k, cfg) / ghz;
+  const LoadSources sources = load_sources(k);
+  t.avg_load_latency_ns = average_load_latency_cycles(sources, cfg) / ghz;
   t.latency_ns = static_cast<double>(p.load_requests) * t.avg_load_latency_ns /
                  (warps_in_flight * loads_per_warp);
+  const double serial_loads =
+      static_cast<double>(p.load_requests) / (warps_in_flight * loads_per_warp);
   const double further_waves = std::max(0.0, t.waves - 1);
   const double hand_offs_ns = further_waves * cfg.gpu.wave_overhead_ns;
   t.overhead_ns = cfg.gpu.launch_overhead_ns + hand_offs_ns;
@@ -122,7 +152,12 @@ TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
   // that follow them, then hands the slot on (the wave overhead); so those add up. The bandwidth
   // terms overlap with them (other SMs' CTAs move data meanwhile): gpu-stream's store-only
   // kernel reaches the DRAM's rate, not DRAM time plus overheads (tests/fidelity/data).
-  const double chain_ns = t.latency_ns + t.store_path_ns + hand_offs_ns;
+  // DRAM queueing lengthens the chain where it meets the DRAM's rate (loaded_chain_ns).
+  const double unloaded_chain_ns = t.latency_ns + t.store_path_ns + hand_offs_ns;
+  const double dram_share = sources.all() == 0 ? 0 : sources.dram / sources.all();
+  const double chain_ns =
+      loaded_chain_ns(unloaded_chain_ns, t.dram_ns, serial_loads * dram_share, cfg.dram.queue_ns);
+  t.queue_ns = chain_ns - unloaded_chain_ns;
   const std::pair<double, Bound> terms[] = {{t.dram_ns, Bound::Dram},
                                             {t.l2_ns, Bound::L2},
                                             {t.l1_ns, Bound::L1},

@@ -18,8 +18,11 @@
 ///   overhead_ns = launch overhead + (waves - 1) x wave overhead, waves = ceil(CTAs / (SMs x
 ///                resident CTAs per SM))
 ///   dispatch_ns = (waves - 1) x gpu.wave_dispatch_ns: the least time a wave takes
+///   queue_ns   = what loaded DRAM latency adds to the chain (latency + store path + wave
+///                overheads): a DRAM-served load waits dram.queue_ns x u / (1 - u) more at DRAM
+///                utilisation u = dram_ns / T over the chain's time T (time_model.cc)
 ///   estimate_ns = launch overhead + max(dram, l2, l1, latency + store path + (waves - 1) x wave
-///                overhead, dispatch): a slot's waves run in series (load, dependent stores, slot
+///                overhead + queue, dispatch): a slot's waves run in series (load, dependent stores, slot
 ///                hand-off), the bandwidth terms overlap with them. The bound names the largest
 ///                term (latency for the chain, overhead for dispatch or where the launch exceeds
 ///                every term).

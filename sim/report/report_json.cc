@@ -78,6 +78,7 @@ Json kernel_json(const KernelStats& k) {
                           {"store_path_ns", time.store_path_ns},
                           {"overhead_ns", time.overhead_ns},
                           {"dispatch_ns", time.dispatch_ns},
+                          {"queue_ns", time.queue_ns},
                           {"waves", time.waves},
                           {"dram_efficiency", time.dram_efficiency},
                           {"avg_load_latency_ns", time.avg_load_latency_ns},

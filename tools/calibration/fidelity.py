@@ -412,16 +412,24 @@ def within(value, bound):
 
 
 def calibrate(args, boards):
-    """The three wave constants of each preset, each from one point of its stream curve (every
-    other point is a check). The simulated time is launch + max(bandwidth terms, latency + store
-    path + (waves - 1) x wave overhead, (waves - 1) x wave dispatch), so:
+    """The wave constants and the DRAM queue of each preset, each from one point of its stream
+    curve (every other point is a check). The simulated time is launch + max(bandwidth terms,
+    chain + queue, (waves - 1) x wave dispatch), the chain = latency + store path + (waves - 1) x
+    wave overhead, the queue = T - chain with (T - chain)(T - dram) = s x dram.queue_ns x dram
+    (README "Time model"), so:
     - gpu.wave_overhead_ns from the read kernel at block 32 (2 one-warp CTAs per SM, thousands of
       latency-bound waves, no stores): (published - simulated without it) / (waves - 1);
+    - dram.queue_ns from the read kernel at block 1024 (where the latency-bound chain meets the
+      DRAM's rate): the queue is linear in dram.queue_ns for a given T, so a run at 1 ns gives
+      s x dram, and the published time T gives the constant. The two depend on each other a
+      little (the queue adds to the block-32 chain too): two rounds;
     - gpu.wave_dispatch_ns from the init kernel at block 32 (stores only, no latency term):
       published / (waves - 1);
     - l1.store_path_bytes_per_cycle from the scale kernel at block 256 (a load, then a store of
       its data): the rate whose store path term makes up what the chain lacks. The store path
-      term is inversely proportional to the rate, so a run at 1 B/clk gives it directly.
+      term is inversely proportional to the rate, so a run at 1 B/clk gives it directly; where
+      the preset has a queue, which grows as the store path shrinks, a few corrections of the
+      rate by what the simulated time still misses settle it on the point.
     Printed per curve; the presets take their calibration curve's values (README)."""
     def kernel_ns(sim, preset, sets, kind, block, carveout):
         trace = sim.gen("stream_occupancy", ["--kind", kind, "--block", str(block), "--elem", "8",
@@ -449,16 +457,35 @@ def calibrate(args, boards):
 
             bare = [*sets, "gpu.wave_overhead_ns=0", "gpu.wave_dispatch_ns=0",
                     "l1.store_path_bytes_per_cycle=0"]
-            t, ns = kernel_ns(sim, preset, bare, "read", 32, carveout)
-            overhead = (published_ns(32, "read") - ns) / (t["waves"] - 1)
+            queue = 0.0
+            for _ in range(2):
+                t, ns = kernel_ns(sim, preset, [*bare, f"dram.queue_ns={queue}"], "read", 32,
+                                  carveout)
+                overhead = (published_ns(32, "read") - ns) / (t["waves"] - 1)
+                loaded = [*bare, f"gpu.wave_overhead_ns={overhead:.0f}", "dram.queue_ns=1"]
+                t, ns = kernel_ns(sim, preset, loaded, "read", 1024, carveout)
+                launch = t["estimate_ns"] - ns
+                chain = t["latency_ns"] + t["store_path_ns"] + t["overhead_ns"] - launch
+                target = published_ns(1024, "read")
+                one_ns = t["queue_ns"] * (chain + t["queue_ns"] - t["dram_ns"])  # s x dram
+                queue = max(0.0, (target - chain) * (target - t["dram_ns"]) / one_ns
+                            if target > max(chain, t["dram_ns"]) and one_ns > 0 else 0.0)
             t, _ = kernel_ns(sim, preset, bare, "write", 32, carveout)
             dispatch = published_ns(32, "init") / (t["waves"] - 1)
             with_overhead = [*bare[:-1], f"gpu.wave_overhead_ns={overhead:.0f}",
-                             "l1.store_path_bytes_per_cycle=1"]
+                             f"dram.queue_ns={queue:.0f}", "l1.store_path_bytes_per_cycle=1"]
             t, ns = kernel_ns(sim, preset, with_overhead, "copy", 256, carveout)
             missing = published_ns(256, "scale") - (ns - t["store_path_ns"])
             rate = t["store_path_ns"] / missing if missing > 0 else float("inf")
+            # The queue grows as the store path shrinks: a few corrections of the store path
+            # term by what the simulated time still misses settle the rate on the point.
+            for _ in range(4 if missing > 0 and queue > 0 else 0):
+                t, ns = kernel_ns(sim, preset, [*with_overhead[:-1],
+                                                f"l1.store_path_bytes_per_cycle={rate}"],
+                                  "copy", 256, carveout)
+                rate *= t["store_path_ns"] / (t["store_path_ns"] + published_ns(256, "scale") - ns)
             print(f"{f.stem:<18} {preset:<12} gpu.wave_overhead_ns = {overhead:.0f} (read@32)  "
+                  f"dram.queue_ns = {queue:.0f} (read@1024)  "
                   f"gpu.wave_dispatch_ns = {dispatch:.0f} (init@32)  "
                   f"l1.store_path_bytes_per_cycle = {rate:.1f} (scale@256)")
 

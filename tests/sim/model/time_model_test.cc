@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "sim/core/error.h"
@@ -37,6 +38,7 @@ SimConfig hand_config() {
   c.l1.hit_latency_cycles = 10;
   c.l2.hit_latency_cycles = 100;
   c.dram.latency_cycles = 1000;
+  c.dram.queue_ns = 0;
   return c;
 }
 
@@ -146,6 +148,44 @@ TEST(TimeModelTest, SingleWarpStreamIsLatencyBound) {
   wide.kernel.block = {256, 1, 1};
   wide.traffic.load_requests = 8;
   EXPECT_DOUBLE_EQ(estimate_time(wide, cfg).latency_ns, 1000);
+}
+
+TEST(TimeModelTest, DramQueueingLengthensTheChainWhereItMeetsTheDramRate) {
+  // One warp, 100 dependent loads from DRAM at 1000 cycles: a 100 us chain; and 10 MB over two
+  // 50 GB/s channels: 100 us of DRAM. With dram.queue_ns = 10 each load waits 10 x u / (1 - u)
+  // more: T = 100 us + 100 x 10 x u / (1 - u) with u = 100 us / T, whose root is T = 110 us
+  // (u = 10/11, each load waits 100 ns more).
+  SimConfig cfg = hand_config();
+  KernelStats k = kernel(1, 32);
+  k.traffic.load_requests = 100;
+  AccessCounters& ld = k.totals[static_cast<int>(OpClass::GlobalLoad)];
+  ld.l2_read_sector_misses = 100;
+  ld.l2_read_sectors = 100;
+  ld.l1_sector_misses = 100;
+  k.traffic.dram.channel_bytes = {5'000'000, 5'000'000};
+  k.traffic.dram.read_bytes = 10'000'000;
+  TimeEstimate t = estimate_time(k, cfg);
+  EXPECT_DOUBLE_EQ(t.latency_ns, 100'000);
+  EXPECT_DOUBLE_EQ(t.queue_ns, 0);  // queue_ns 0: the latency does not grow
+  EXPECT_DOUBLE_EQ(t.estimate_ns, 100'000);
+  cfg.dram.queue_ns = 10;
+  t = estimate_time(k, cfg);
+  EXPECT_DOUBLE_EQ(t.latency_ns, 100'000);  // the unloaded chain
+  EXPECT_NEAR(t.queue_ns, 10'000, 1e-6);
+  EXPECT_NEAR(t.estimate_ns, 110'000, 1e-6);
+  EXPECT_EQ(t.bound, Bound::Latency);
+  // Half the load sectors hit in L1: 50 loads wait in the queue, and the chain is 50.5 us
+  // (100 loads at (10 + 1000) / 2 cycles). (T - 50.5 us)(T - 100 us) = 50 x 10 x 100 us: the root
+  // is 100.99 us, past the DRAM's 100 us: a DRAM-bound kernel waits a little for its loads.
+  ld.l1_sector_hits = 100;  // beside the 100 sectors from DRAM
+  t = estimate_time(k, cfg);
+  EXPECT_DOUBLE_EQ(t.latency_ns, 50'500);
+  const double gap = 50'500.0 - 100'000.0;
+  const double root = (50'500.0 + 100'000.0 + std::sqrt(gap * gap + 4 * 50 * 10 * 100'000.0)) / 2;
+  EXPECT_NEAR(t.estimate_ns, root, 1e-6);
+  EXPECT_NEAR(t.queue_ns, root - 50'500, 1e-6);
+  EXPECT_GT(t.estimate_ns, 100'000);
+  EXPECT_LT(t.estimate_ns, 101'000);
 }
 
 TEST(TimeModelTest, FarPartitionHitsCostTheFarLatency) {
