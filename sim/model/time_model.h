@@ -22,10 +22,10 @@
 ///                overheads): a DRAM-served load waits dram.queue_ns x u / (1 - u) more at DRAM
 ///                utilisation u = dram_ns / T over the chain's time T (time_model.cc)
 ///   estimate_ns = launch overhead + max(dram, l2, l1, latency + store path + (waves - 1) x wave
-///                overhead + queue, dispatch): a slot's waves run in series (load, dependent stores, slot
-///                hand-off), the bandwidth terms overlap with them. The bound names the largest
-///                term (latency for the chain, overhead for dispatch or where the launch exceeds
-///                every term).
+///                overhead + queue, dispatch): a slot's waves run in series (load, dependent
+///                stores, slot hand-off), the bandwidth terms overlap with them. The bound names
+///                the largest term (latency for the chain, overhead for dispatch or where the
+///                launch exceeds every term).
 /// Efficiency blends the read-only and mixed figures by the write share (write-backs and flush
 /// included): read_eff + (mixed_eff - read_eff) x min(1, 2 x write bytes / all bytes), so a copy
 /// (half writes) is fully "mixed".
