@@ -53,6 +53,17 @@ KernelStats kernel(std::uint32_t ctas, std::uint32_t threads) {
   return k;
 }
 
+/// One warp of `loads` load requests whose sectors all miss to DRAM (one sector each).
+KernelStats dram_loads_kernel(std::uint64_t loads) {
+  KernelStats k = kernel(1, 32);
+  k.traffic.load_requests = loads;
+  AccessCounters& ld = k.totals[static_cast<int>(OpClass::GlobalLoad)];
+  ld.l2_read_sector_misses = loads;
+  ld.l2_read_sectors = loads;
+  ld.l1_sector_misses = loads;
+  return k;
+}
+
 TEST(TimeModelTest, BusiestChannelSetsTheDramTime) {
   const SimConfig cfg = hand_config();
   DramModel dram(cfg.dram);
@@ -102,12 +113,7 @@ TEST(TimeModelTest, KernelLineSetsTheLoadsInFlight) {
   // 4 loads in flight; the #kernel line's loads_in_flight=1 says each waits for the previous.
   SimConfig cfg = hand_config();
   cfg.gpu.loads_in_flight_per_warp = 4;
-  KernelStats k = kernel(1, 32);
-  k.traffic.load_requests = 100;
-  AccessCounters& ld = k.totals[static_cast<int>(OpClass::GlobalLoad)];
-  ld.l2_read_sector_misses = 100;
-  ld.l2_read_sectors = 100;
-  ld.l1_sector_misses = 100;
+  KernelStats k = dram_loads_kernel(100);
   const double parallel = estimate_time(k, cfg).latency_ns;
   k.kernel.params.emplace_back("loads_in_flight", "1");
   EXPECT_DOUBLE_EQ(estimate_time(k, cfg).latency_ns, 4 * parallel);
@@ -131,12 +137,7 @@ TEST(TimeModelTest, SingleWarpStreamIsLatencyBound) {
   // One warp, 100 dependent loads that all miss to DRAM: Little's law with one request in
   // flight gives 100 x 1000 cycles = 100 us at 1 GHz.
   const SimConfig cfg = hand_config();
-  KernelStats k = kernel(1, 32);
-  k.traffic.load_requests = 100;
-  AccessCounters& ld = k.totals[static_cast<int>(OpClass::GlobalLoad)];
-  ld.l2_read_sector_misses = 100;
-  ld.l2_read_sectors = 100;
-  ld.l1_sector_misses = 100;
+  KernelStats k = dram_loads_kernel(100);
   k.traffic.dram.channel_bytes = {3200, 3200};
   k.traffic.dram.read_bytes = 6400;
   const TimeEstimate t = estimate_time(k, cfg);
@@ -156,12 +157,7 @@ TEST(TimeModelTest, DramQueueingLengthensTheChainWhereItMeetsTheDramRate) {
   // more: T = 100 us + 100 x 10 x u / (1 - u) with u = 100 us / T, whose root is T = 110 us
   // (u = 10/11, each load waits 100 ns more).
   SimConfig cfg = hand_config();
-  KernelStats k = kernel(1, 32);
-  k.traffic.load_requests = 100;
-  AccessCounters& ld = k.totals[static_cast<int>(OpClass::GlobalLoad)];
-  ld.l2_read_sector_misses = 100;
-  ld.l2_read_sectors = 100;
-  ld.l1_sector_misses = 100;
+  KernelStats k = dram_loads_kernel(100);
   k.traffic.dram.channel_bytes = {5'000'000, 5'000'000};
   k.traffic.dram.read_bytes = 10'000'000;
   TimeEstimate t = estimate_time(k, cfg);
@@ -177,7 +173,7 @@ TEST(TimeModelTest, DramQueueingLengthensTheChainWhereItMeetsTheDramRate) {
   // Half the load sectors hit in L1: 50 loads wait in the queue, and the chain is 50.5 us
   // (100 loads at (10 + 1000) / 2 cycles). (T - 50.5 us)(T - 100 us) = 50 x 10 x 100 us: the root
   // is 100.99 us, past the DRAM's 100 us: a DRAM-bound kernel waits a little for its loads.
-  ld.l1_sector_hits = 100;  // beside the 100 sectors from DRAM
+  k.totals[static_cast<int>(OpClass::GlobalLoad)].l1_sector_hits = 100;  // beside DRAM's 100
   t = estimate_time(k, cfg);
   EXPECT_DOUBLE_EQ(t.latency_ns, 50'500);
   const double gap = 50'500.0 - 100'000.0;
