@@ -2,8 +2,9 @@
 # .ci/deb.sh [BUILD_DIR]: builds the .deb of BUILD_DIR's install with CPack, checks that dpkg
 # would install it here (dependencies satisfied: dpkg --dry-run), unpacks it into a fresh root
 # and runs the packaged program from there on the packaged example, with a preset by name, from
-# a folder without configs/; its report must equal the build tree's. Then imports the packaged
-# Python module from that root. Needs a full build of BUILD_DIR (default build).
+# a folder without configs/; its report must equal the build tree's, and `presets` must point to
+# the packaged hardware notes (share/doc/gpumemsim). Then imports the packaged Python module from
+# that root. Needs a full build of BUILD_DIR (default build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$(realpath "${1:-build}")
@@ -23,6 +24,10 @@ mkdir "$tmp/elsewhere"
 cd "$tmp/elsewhere"
 example=$root/usr/share/gpumemsim/examples/example_stream.wtrace
 env -u GPUMEMSIM_PRESETS "$root/usr/bin/gpumemsim" run "$example" --config volta-v100 > packaged.txt
+# The hardware notes that the presets' sources cite travel in the package, and the program finds them.
+env -u GPUMEMSIM_PRESETS "$root/usr/bin/gpumemsim" presets \
+  | grep -qx "  $root/usr/share/doc/gpumemsim/hardware.md" \
+  || { echo "deb: presets does not point to the packaged hardware notes" >&2; exit 1; }
 cd - > /dev/null
 "$build/gpumemsim" run "$example" --config configs/volta-v100.ini > "$tmp/built.txt"
 cmp "$tmp/elsewhere/packaged.txt" "$tmp/built.txt"

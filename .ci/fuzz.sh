@@ -25,12 +25,15 @@ fuzz_jobs=${FUZZ_JOBS:-1}
 cxx=${FUZZ_CXX:-$(command -v clang++-14 || command -v clang++)}
 cc=${FUZZ_CC:-$(command -v clang-14 || command -v clang)}
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_wtrace fuzz_gmt fuzz_accelsim fuzz_nvbit fuzz_config)
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_wtrace fuzz_gmt fuzz_accelsim fuzz_nvbit fuzz_config fuzz_engines)
 
 if [[ ${FUZZ_BUILD:-1} != 0 ]]; then
   echo "== Fuzz build (clang: $cxx)"
   # Warnings are errors in the GCC builds; clang's extra warnings do not stop the fuzz build.
+  # -O1 -g1: the flags of libFuzzer's own tutorial (-g -O1), with line tables only (what a crash's
+  # stack trace prints); most of this stage is the build.
   cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DCMAKE_C_COMPILER="$cc" -DGMS_FUZZ=ON -DGMS_WERROR=OFF -DGMS_BUILD_TESTS=OFF \
     -DGMS_BUILD_BENCH=OFF -DGMS_BUILD_CUDA=OFF >/dev/null
   cmake --build build-fuzz --target "${targets[@]}" -j "$(nproc)"

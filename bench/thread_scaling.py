@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """The parallel replay's speed-up (bench/RESULTS.md): `gpumemsim run --threads 1` against
-`--threads N` on the cases of bench/compare_commits.py, side by side in one sitting.
+`--threads N`, or against the program's own choice (`--threads default`: no --threads option,
+sim/replay/thread_choice.h), on the cases of bench/compare_commits.py, side by side in one
+sitting.
 
 Each case runs 1, N, 1, N, ... --runs times each (alternating, so that a slow minute of the host
 hits both sides); the table gives each side's best and median wall time and best(1) / best(N).
 Both sides' outputs are compared byte for byte on every case. Traces are generated once into
 --dir by the binary under test.
 
-usage: bench/thread_scaling.py [--bin build/gpumemsim] [--threads 2] [--runs 5]
+usage: bench/thread_scaling.py [--bin build/gpumemsim] [--threads 2|default] [--runs 5]
                                [--dir /tmp/gms-compare] [--cases ...]
 """
 import argparse
@@ -23,19 +25,22 @@ from compare_commits import CASES, cpu_name, timed, trace  # noqa: E402
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default="build/gpumemsim")
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", default="2", help="a count, or default: the program's choice")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--dir", default="/tmp/gms-compare")
     ap.add_argument("--cases", default="cached random,cached stream,cold random,cold stream,"
-                    "cached matmul,cold matmul", help="comma-separated case names")
+                    "cached matmul,cold matmul,both stream lists", help="comma-separated case names")
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     n = args.threads
-    print(f"{args.bin}: --threads 1 against --threads {n}; {args.runs} runs each, alternating; "
+    side = "the default" if n == "default" else f"--threads {n}"
+    extra = {1: ["--threads", "1"], n: [] if n == "default" else ["--threads", n]}
+    print(f"{args.bin}: --threads 1 against {side}; {args.runs} runs each, alternating; "
           f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")
     print(f"command: bench/thread_scaling.py --threads {n} --runs {args.runs}\n")
-    print(f"| case | 1 thread best s | median s | {n} threads best s | median s | speed-up |")
-    print("|---|---|---|---|---|---|")
+    print(f"| case | 1 thread best s | median s | {side} best s | median s | speed-up by best "
+          "| by median |")
+    print("|---|---|---|---|---|---|---|")
     for name in args.cases.split(","):
         file_name, gen_args, run_args = CASES[name]
         path = trace(args.bin, args.dir, file_name, gen_args)
@@ -44,14 +49,15 @@ def main():
         for _ in range(args.runs):
             for threads in (1, n):
                 seconds, out = timed([args.bin, "run", path, "--format", "json", *run_args,
-                                      "--threads", str(threads)])
+                                      *extra[threads]])
                 times[threads].append(seconds)
                 outputs[threads] = out
         if outputs[1] != outputs[n]:
-            raise SystemExit(f"{name}: --threads 1 and --threads {n} differ")
+            raise SystemExit(f"{name}: --threads 1 and {side} differ")
         a, b = times[1], times[n]
         print(f"| {name} | {min(a):.3f} | {statistics.median(a):.3f} | {min(b):.3f} | "
-              f"{statistics.median(b):.3f} | {min(a) / min(b):.2f}x |", flush=True)
+              f"{statistics.median(b):.3f} | {min(a) / min(b):.2f}x | "
+              f"{statistics.median(a) / statistics.median(b):.2f}x |", flush=True)
 
 
 if __name__ == "__main__":

@@ -7,16 +7,24 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(GMS_PRESET_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/gpumemsim/presets)
-# The program finds the presets relative to itself (bin/../share/...), so an installed tree may
-# be moved (an extracted .deb, a relocated prefix).
+set(GMS_DOC_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/doc/gpumemsim)
+# The program finds the presets and its hardware notes relative to itself (bin/../share/...), so
+# an installed tree may be moved (an extracted .deb, a relocated prefix).
 set_source_files_properties(${CMAKE_SOURCE_DIR}/tools/study/presets.cc PROPERTIES
-  COMPILE_DEFINITIONS "GMS_PRESET_INSTALL_DIR=\"${GMS_PRESET_INSTALL_DIR}\"")
+  COMPILE_DEFINITIONS "GMS_PRESET_INSTALL_DIR=\"${GMS_PRESET_INSTALL_DIR}\";GMS_DOC_INSTALL_DIR=\"${GMS_DOC_INSTALL_DIR}\"")
 
 install(TARGETS gpumemsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs/ DESTINATION ${GMS_PRESET_INSTALL_DIR}
         FILES_MATCHING PATTERN "*.ini")
 install(FILES ${CMAKE_SOURCE_DIR}/tests/data/example_stream.wtrace
         DESTINATION ${CMAKE_INSTALL_DATADIR}/gpumemsim/examples)
+# The documents an installed copy cites (issue 36): the trace format, the presets' hardware notes
+# (`gpumemsim presets` prints where), the configuration keys (--help and the man page cite
+# docs/config.md), and the pages those link to; the README with them.
+install(FILES ${CMAKE_SOURCE_DIR}/docs/wtrace.md ${CMAKE_SOURCE_DIR}/docs/hardware.md
+              ${CMAKE_SOURCE_DIR}/docs/config.md ${CMAKE_SOURCE_DIR}/docs/examples.md
+              ${CMAKE_SOURCE_DIR}/docs/groundtruth.md ${CMAKE_SOURCE_DIR}/README.md
+        DESTINATION ${GMS_DOC_INSTALL_DIR})
 
 # Man page: help2man over `gpumemsim --help`, with every command's --help as a COMMANDS section.
 find_program(GMS_HELP2MAN help2man)
@@ -26,6 +34,7 @@ if(GMS_HELP2MAN)
   add_custom_command(
     OUTPUT ${man}
     COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:gpumemsim> "-DCOMMANDS=${commands}"
+            -DDOC_DIR=${GMS_DOC_INSTALL_DIR}
             -DOUT=${CMAKE_BINARY_DIR}/man/commands.h2m -P ${CMAKE_SOURCE_DIR}/cmake/man_commands.cmake
     COMMAND ${GMS_HELP2MAN} --no-info --version-string=${PROJECT_VERSION}
             "--name=trace-driven GPU memory subsystem simulator"
@@ -42,7 +51,7 @@ endif()
 # The C++ library: every layer (static), the headers at their source paths under
 # include/gpumemsim, and gpumemsim::gpumemsim linking them all (the tests' `gms`).
 set(GMS_LAYERS gms_core gms_host gms_config gms_model gms_trace_io gms_trace_native
-               gms_trace_import gms_replay gms_report gms_study gms_gen)
+               gms_trace_import gms_replay gms_report gms_study gms_gen gms_diagnosis)
 set_target_properties(gms PROPERTIES EXPORT_NAME gpumemsim)
 install(TARGETS ${GMS_LAYERS} gms EXPORT gpumemsimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

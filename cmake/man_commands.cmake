@@ -10,4 +10,12 @@ foreach(cmd IN LISTS COMMANDS)
   string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" help "${help}")
   string(APPEND text ".SS ${cmd}\n.nf\n${help}.fi\n")
 endforeach()
+# SEE ALSO: where the documents that --help cites as docs/<name>.md are installed (DOC_DIR, relative
+# to the prefix).
+string(APPEND text "[SEE ALSO]\n"
+       "The documents the help texts cite as docs/<name>.md are installed in ${DOC_DIR}/ of the "
+       "installation prefix (/usr/${DOC_DIR}/ for the Debian package): wtrace.md (the trace "
+       "format), config.md (every configuration key), hardware.md (each preset's figures and "
+       "their sources; \\fBgpumemsim presets\\fR prints its path), examples.md (the worked "
+       "examples the tests reproduce), groundtruth.md (the hardware capture kit) and README.md.\n")
 file(WRITE ${OUT} "${text}")

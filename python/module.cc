@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include "python/trace_builder.h"
 #include "sim/core/error.h"
+#include "sim/diagnosis/explain.h"
 #include "sim/replay/simulator.h"
 #include "sim/report/report.h"
 #include "tools/study/presets.h"
@@ -51,9 +51,10 @@ Result run(const std::vector<std::string>& traces, const TraceBuilder* builder,
   RunOptions opts;
   opts.mode = parse_sim_mode(mode);
   opts.kernel_ids = kernels;
-  // As `gpumemsim run --threads`: all cores by default; 1 replays on the calling thread only.
-  if (threads && *threads == 0) fail("run: threads=0 (at least 1; None for one per core)");
-  opts.threads = threads ? *threads : std::max(1u, std::thread::hardware_concurrency());
+  // As `gpumemsim run --threads`: None lets the program choose (sim/replay/thread_choice.h);
+  // 1 replays on the calling thread only.
+  if (threads && *threads == 0) fail("run: threads=0 (at least 1; None lets the program choose)");
+  opts.threads = threads ? *threads : 0;
   if (opts.threads == 1) opts.read_ahead = false;
   {
     py::gil_scoped_release release;
@@ -86,6 +87,28 @@ std::string sweep(const std::vector<std::string>& traces, const std::vector<std:
   spec.per_instruction = per_instruction;
   py::gil_scoped_release release;
   return run_sweep_csv(spec, {}, jobs);
+}
+
+/// `gpumemsim explain` printed in `format` (the wrapper reads the CSV into a DataFrame).
+std::string explain_text(const std::vector<std::string>& traces,
+                         const std::vector<std::string>& configs,
+                         const std::vector<std::string>& sets, const std::vector<std::string>& dirs,
+                         const std::string& mode, const std::vector<std::uint32_t>& kernels,
+                         std::size_t top, unsigned jobs, const std::string& format) {
+  const SimConfig cfg = load_config({resolve(configs, dirs), sets});
+  RunOptions opts;
+  opts.mode = parse_sim_mode(mode);
+  opts.kernel_ids = kernels;
+  ExplainOptions eo;
+  eo.top = top;
+  eo.jobs = jobs;
+  const ReportFormat f = parse_report_format(format);
+  std::ostringstream out;
+  {
+    py::gil_scoped_release release;
+    print_explain(out, explain(traces, cfg, opts, eo), f);
+  }
+  return out.str();
 }
 
 /// Addresses of one record from a 1-D array (active lanes, or 32).
@@ -152,6 +175,9 @@ PYBIND11_MODULE(_gpumemsim, m) {
         py::arg("dirs"), py::arg("mode"), py::arg("kernels"), py::arg("threads"));
   m.def("sweep", &sweep, py::arg("traces"), py::arg("vary"), py::arg("configs"), py::arg("sets"),
         py::arg("dirs"), py::arg("mode"), py::arg("per_instruction"), py::arg("jobs"));
+  m.def("explain", &explain_text, py::arg("traces"), py::arg("configs"), py::arg("sets"),
+        py::arg("dirs"), py::arg("mode"), py::arg("kernels"), py::arg("top"), py::arg("jobs"),
+        py::arg("format"));
   m.def("preset_dirs", &preset_dirs, py::arg("own"));
   m.def("presets", [](const std::vector<std::string>& dirs) {
     py::list out;

@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# Installs everything gpumemsim needs to build, test and benchmark on Debian 12.
+# Installs everything gpumemsim needs to build, test and benchmark on Debian 12 (the README's
+# quick start). --ci adds what only CI's further stages use: clang 14 and its sanitizer and
+# libFuzzer runtimes (.ci/fuzz.sh), a large download a first build does not need.
+#   bash tools/install-deps.sh [--ci]
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   libboost-program-options-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
   libzstd-dev zstd nlohmann-json3-dev libbenchmark-dev python3
-  liblzma-dev xz-utils clang-14 libclang-rt-14-dev
+  liblzma-dev xz-utils
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest help2man dpkg-dev file
 )
+case "${1:-}" in
+  --ci) packages+=(clang-14 libclang-rt-14-dev) ;;
+  "") ;;
+  *) echo "install-deps.sh: unknown argument '$1' (expected --ci or nothing)" >&2; exit 2 ;;
+esac
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive

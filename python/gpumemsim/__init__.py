@@ -17,14 +17,42 @@ program prints. Replays release the GIL: runs in several Python threads proceed 
 import io
 import json
 import os
+import sys
 
-import numpy as np
+from . import _paths
 
-from . import _gpumemsim, _paths
+try:
+    from . import _gpumemsim
+except ImportError as e:  # most often: built for another interpreter (another Python version)
+    import glob
+    import importlib.machinery
+
+    _here = os.path.dirname(os.path.abspath(__file__))
+    _found = sorted(os.path.basename(p) for p in glob.glob(os.path.join(_here, "_gpumemsim*")))
+    raise ImportError(
+        f"gpumemsim: cannot load its native module: this interpreter looks for "
+        f"_gpumemsim{importlib.machinery.EXTENSION_SUFFIXES[0]} in {_here}, which holds "
+        f"{', '.join(_found) or 'no _gpumemsim module'} ({e}). It was built for "
+        f"{_paths.PYTHON} (Python {_paths.PYTHON_VERSION}); this is {sys.executable} (Python "
+        f"{sys.version_info.major}.{sys.version_info.minor}). Build it for this interpreter: "
+        f"cmake -S . -B build -DPython3_EXECUTABLE={sys.executable} && cmake --build build"
+    ) from e
 
 Error = _gpumemsim.Error
 
-__all__ = ["Error", "Result", "TraceBuilder", "presets", "run", "sweep"]
+
+def _need(package, what):
+    """numpy or pandas, imported when a feature that needs it is used (the rest works without
+    them); a missing one raises an ImportError that says which feature and which interpreter."""
+    try:
+        return __import__(package)
+    except ImportError as e:
+        raise ImportError(
+            f"gpumemsim: {what} needs {package}, which {sys.executable} cannot import ({e}); "
+            f"install {package} for this interpreter, or use {_paths.PYTHON}, the one the module "
+            f"was built for (Debian's python3-{package})") from e
+
+__all__ = ["Error", "Result", "TraceBuilder", "explain", "presets", "run", "sweep"]
 
 
 def _strings(value, what):
@@ -37,6 +65,17 @@ def _strings(value, what):
         return [os.fspath(v) if isinstance(v, os.PathLike) else str(v) for v in value]
     except TypeError:
         raise TypeError(f"{what}: expected a string or a list of strings, got {value!r}") from None
+
+
+def _items(value):
+    """One value (an int, a numpy integer or 0-d array, a string) or a sequence of them, as a
+    tuple: what numpy's atleast_1d made of it, without numpy."""
+    if isinstance(value, (str, bytes)):
+        return (value,)
+    try:
+        return tuple(value)
+    except TypeError:
+        return (value,)
 
 
 def _sets(value):
@@ -82,7 +121,7 @@ class Result:
         """A DataFrame: level="instruction" is the CSV report (one row per kernel and
         instruction, every statistic a column); level="kernel" is one row per kernel, the JSON
         kernel's fields flattened with dots (totals.global_load.sectors, totals.time.bound)."""
-        import pandas as pd
+        pd = _need("pandas", "Result.to_pandas")
 
         if level == "instruction":
             return pd.read_csv(io.StringIO(self._native.print("csv")), comment="#")
@@ -103,7 +142,7 @@ class TraceBuilder:
 
     def kernel(self, id, name, grid, block, shmem=0, **params):
         def dim(v):
-            v = (v,) if np.isscalar(v) else tuple(v)
+            v = _items(v)
             return ",".join(str(int(x)) for x in v + (1,) * (3 - len(v)))
 
         fields = [f"id={int(id)}", f"name={name}", f"grid={dim(grid)}", f"block={dim(block)}",
@@ -114,6 +153,7 @@ class TraceBuilder:
     def add(self, inst, op, size, cta, warp, mask, addrs, sm=None):
         """One record: addrs holds the active lanes' addresses (popcount(mask) of them) or one
         per lane (32); sm=None when unknown."""
+        np = _need("numpy", "TraceBuilder.add")
         self._native.add(int(inst), str(op), int(size), int(cta), int(warp), int(mask),
                          np.asarray(addrs, dtype=np.uint64),
                          _gpumemsim.unknown_sm if sm is None else int(sm))
@@ -122,6 +162,7 @@ class TraceBuilder:
     def add_many(self, inst, op, size, cta, warp, mask, addrs, sm=None):
         """n records at once: addrs is an (n, 32) array (inactive lanes ignored); every other
         argument is a length-n array or one value for all."""
+        np = _need("numpy", "TraceBuilder.add_many")
         addrs = np.ascontiguousarray(addrs, dtype=np.uint64)
         if addrs.ndim != 2:
             raise ValueError(f"add_many: addrs must have shape (n, 32), not {addrs.shape}")
@@ -148,20 +189,46 @@ def run(traces, config=None, set=None, mode="cold", kernels=None, threads=None):
     """Replays `traces` (a path, a list of paths, or a TraceBuilder) as `gpumemsim run` does.
     config: preset names or .ini files applied in order over the built-in hopper-h200; set: a
     dict {"section.key": value} or "section.key=value" strings; mode: cold, cached or both;
-    kernels: replay only these ids; threads: the replay's threads (None, the default: one per
-    core; 1: the calling thread only), the results are the same for any number."""
+    kernels: replay only these ids; threads: the replay's threads (None, the default: the
+    program chooses, as `gpumemsim run` does; 1: the calling thread only), the results are the same for any number."""
     builder = traces._native if isinstance(traces, TraceBuilder) else None
     paths = [] if builder is not None else _strings(traces, "traces")
-    ids = [int(k) for k in ([] if kernels is None else np.atleast_1d(kernels))]
+    ids = [] if kernels is None else [int(k) for k in _items(kernels)]
     return Result(_gpumemsim.run(paths, builder, _strings(config, "config"), _sets(set), _dirs(),
                                  mode, ids, threads))
+
+
+def explain(traces, config=None, set=None, mode="cached", kernels=None, top=5, jobs=0,
+            format=None):
+    """`gpumemsim explain` as a DataFrame: one row per candidate instruction and mode, replayed
+    with that instruction's accesses made ideal, ranked by the kernel time the fix saves (the
+    CSV columns: pattern, reading, sectors_before/after, dram_bytes_before/after, time_ns_before/
+    after, saved_ns, ...). traces: paths or a TraceBuilder (saved to a temporary .gmt, since the
+    what-ifs read it several times). format="table", "json" or "html" returns that text
+    instead."""
+    import tempfile
+
+    ids = [] if kernels is None else [int(k) for k in _items(kernels)]
+    with tempfile.TemporaryDirectory() as tmp:
+        if isinstance(traces, TraceBuilder):
+            path = os.path.join(tmp, "builder.gmt")
+            traces.save(path)
+            paths = [path]
+        else:
+            paths = _strings(traces, "traces")
+        text = _gpumemsim.explain(paths, _strings(config, "config"), _sets(set), _dirs(), mode,
+                                  ids, int(top), int(jobs), format or "csv")
+    if format is not None:
+        return text
+    pd = _need("pandas", "explain")
+    return pd.read_csv(io.StringIO(text), comment="#")
 
 
 def sweep(traces, vary=None, config=None, set=None, mode="cold", per_instruction=False, jobs=0):
     """`gpumemsim sweep` as a DataFrame: every trace under the cross product of `vary`
     ({"key": [values]}, or "key=v1,v2" strings; "preset" varies presets), a row per trace x
     configuration x kernel (x instruction), the varied values in cfg.KEY columns."""
-    import pandas as pd
+    pd = _need("pandas", "sweep")
 
     if isinstance(vary, dict):
         axes = [f"{k}=" + (";" if any("," in _cell(v) for v in vals) else ",").join(

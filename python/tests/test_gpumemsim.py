@@ -171,6 +171,28 @@ def test_sweep_frame_is_the_sweep_csv():
     assert len(df) == 4 * 5  # configurations x the example's kernels
 
 
+def test_explain_frame_is_the_explain_csv():
+    trace = os.path.join(SRC, "tests/data/a4_stride8.wtrace")
+    df = gpumemsim.explain(trace, mode="both")
+    want = pd.read_csv(io.StringIO(cli("explain", trace, "--mode", "both", "--format",
+                                       "csv").stdout), comment="#")
+    pd.testing.assert_frame_equal(df, want)
+    # A4, lane t at 32t: 32 sectors; fixed, the 128 bytes at 4t take 4.
+    assert list(df["pattern"]) == ["strided 8", "strided 8"]
+    assert list(df["sectors_before"]) == [32, 32]
+    assert list(df["sectors_after"]) == [4, 4]
+    assert gpumemsim.explain(trace, format="table") == cli("explain", trace).stdout
+
+
+def test_explain_takes_a_builder():
+    b = transpose_builder(64)
+    df = gpumemsim.explain(b, mode="cold", top=1)
+    # The column writes (inst 1) waste the most bytes: 32 lanes 256 bytes apart, one sector each
+    # for 4 bytes; the row reads (inst 0) waste none.
+    assert list(df["inst"]) == [1]
+    assert df["saved_ns"].iloc[0] > 0
+
+
 def test_presets_are_the_programs():
     names = cli("presets", "--format", "names").stdout.split()
     got = gpumemsim.presets()
@@ -226,3 +248,53 @@ def test_readme_python_example_prints_what_the_readme_shows(tmp_path):
                        cwd=tmp_path, env=os.environ)
     assert r.returncode == 0, r.stderr
     assert r.stdout == shown
+
+
+def python_without(code, *blocked, path=None):
+    """`code` run in a fresh interpreter that cannot import the `blocked` packages (a None entry
+    in sys.modules makes `import` raise ImportError, as a missing package does)."""
+    prelude = "".join(f"import sys; sys.modules[{b!r}] = None\n" for b in blocked)
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = str(path)  # and run there: sys.path starts with the current folder
+    return subprocess.run([os.sys.executable, "-c", prelude + code], capture_output=True,
+                          text=True, env=env, cwd=path)
+
+
+def test_replays_and_reports_need_neither_numpy_nor_pandas():
+    r = python_without(f"import gpumemsim\n"
+                       f"r = gpumemsim.run({EXAMPLE!r}, kernels=1)\n"
+                       f"print(len(r.kernels), r.report('csv').count(chr(10)) > 1)\n"
+                       f"print(len(gpumemsim.presets()) > 0)\n", "numpy", "pandas")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "1 True\nTrue\n"
+
+
+def test_a_missing_numpy_or_pandas_names_the_feature_and_the_interpreter():
+    r = python_without("import gpumemsim\n"
+                       "b = gpumemsim.TraceBuilder().kernel(id=0, name='k', grid=1, block=32)\n"
+                       "b.add(inst=0, op='LDG', size=4, cta=0, warp=0, mask=1, addrs=[4096])\n",
+                       "numpy")
+    assert r.returncode != 0
+    assert "gpumemsim: TraceBuilder.add needs numpy" in r.stderr
+    assert os.sys.executable in r.stderr
+    r = python_without(f"import gpumemsim\ngpumemsim.run({EXAMPLE!r}).to_pandas()\n", "pandas")
+    assert r.returncode != 0
+    assert "gpumemsim: Result.to_pandas needs pandas" in r.stderr
+
+
+def test_a_module_that_does_not_load_names_the_interpreter_it_was_built_for(tmp_path):
+    """The package without a loadable _gpumemsim (as another Python version finds it): the
+    ImportError says which interpreter the module was built for and how to build it for this one."""
+    import shutil
+
+    package = os.path.dirname(gpumemsim.__file__)
+    (tmp_path / "gpumemsim").mkdir()
+    for name in ("__init__.py", "_paths.py"):
+        shutil.copy(os.path.join(package, name), tmp_path / "gpumemsim" / name)
+    r = python_without("import gpumemsim\n", path=tmp_path)
+    assert r.returncode != 0
+    from gpumemsim import _paths
+
+    assert f"It was built for {_paths.PYTHON} (Python {_paths.PYTHON_VERSION})" in r.stderr
+    assert f"-DPython3_EXECUTABLE={os.sys.executable}" in r.stderr

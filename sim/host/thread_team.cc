@@ -2,9 +2,12 @@
 
 #include <algorithm>
 
+#include "sim/core/logger_ready.h"
+
 namespace gms {
 
 ThreadTeam::ThreadTeam(unsigned members) : members_(std::max(members, 1u)), errors_(members_) {
+  make_logger_before_threads();
   threads_.reserve(members_ - 1);
   for (unsigned m = 1; m < members_; ++m) threads_.emplace_back([this, m] { serve(m); });
 }

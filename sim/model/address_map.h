@@ -14,6 +14,18 @@
 
 namespace gms {
 
+/// The xor map's fold of a chunk number: chunk ^ chunk >> 7 ^ chunk >> 13 ^ chunk >> 19. The
+/// GPUs' slice and channel hashes are not published (Accel-Sim and GPGPU-Sim offer XOR and IPOLY
+/// maps of their own, `hashing.cc`), so this fold is an assumption of this project: it folds
+/// higher chunk bits onto the low ones, so that strides that are multiples of units x interleave
+/// do not all land on one unit. One definition, read by the scalar map below and by its vector
+/// twin (scattered_warp.cc).
+inline constexpr unsigned kXorFoldShifts[3] = {7, 13, 19};
+constexpr std::uint64_t xor_fold(std::uint64_t chunk) {
+  return chunk ^ (chunk >> kXorFoldShifts[0]) ^ (chunk >> kXorFoldShifts[1]) ^
+         (chunk >> kXorFoldShifts[2]);
+}
+
 class Interleave {
  public:
   Interleave(std::uint32_t units, std::uint32_t interleave_bytes, SliceHash hash)
@@ -27,7 +39,7 @@ class Interleave {
   /// on this per-access path.
   std::uint32_t unit_of(Addr addr) const {
     std::uint64_t chunk = addr >> shift_;
-    if (hash_ == SliceHash::Xor) chunk ^= (chunk >> 7) ^ (chunk >> 13) ^ (chunk >> 19);
+    if (hash_ == SliceHash::Xor) chunk = xor_fold(chunk);
     return mod_.mod(fold32(chunk));
   }
   std::uint32_t units() const { return units_; }
@@ -47,10 +59,10 @@ class Interleave {
   FastDiv32 mod_;
 };
 
-/// The L2's near/far partitions (l2.partitions; HARDWARE.md section 6: the A100's two partitions
-/// of 40 slices joined by a crossbar). Slices are split into equal consecutive groups, slice s in
-/// partition s / (slices / partitions): a line's home partition is its slice's. SMs are split
-/// the same way, SM i near partition i x partitions / SMs (Jia, GTC'21, finds the A100's SMs
+/// The L2's near/far partitions (l2.partitions; [AmpereWP] in docs/hardware.md: the A100's two
+/// partitions of 40 slices joined by a crossbar). Slices are split into equal consecutive groups,
+/// slice s in partition s / (slices / partitions): a line's home partition is its slice's. SMs are
+/// split the same way, SM i near partition i x partitions / SMs (Jia, GTC'21, finds the A100's SMs
 /// split 46 / 62; which SM ids sit in which GPC is not published, so the even split is an
 /// assumption). A line read by an SM whose partition is not its home is copied into the
 /// "mirror" slice of the SM's partition: the slice with the same index inside that partition.

@@ -13,7 +13,6 @@
 #include "sim/model/coalescer.h"
 #include "sim/model/dram_model.h"
 #include "sim/model/l2_cache.h"
-#include "sim/model/line_batch.h"
 #include "sim/model/smem_arbiter.h"
 
 namespace gms {
@@ -106,14 +105,28 @@ inline void replay_cold_access(const CoalescedAccess& a, Op op, const Coalescer&
   }
 }
 
+/// What a line of a cached access does at L2 (the fast engine queues it with this kind:
+/// sim/replay/fast/line_batch.h).
+enum class L2AccessKind : std::uint8_t {
+  CachedLoad,  ///< a load's L1 misses, read from L2
+  Load,        ///< a load that bypasses L1: reads its sectors from L2
+  Store,       ///< writes its sectors into L2 (its byte masks are queued beside it)
+  Atomic,      ///< a read-modify-write at L2 (likewise)
+};
+
+/// True for the kinds whose queued access carries its byte masks (they write into L2).
+constexpr bool writes_l2(L2AccessKind kind) {
+  return kind == L2AccessKind::Store || kind == L2AccessKind::Atomic;
+}
+
 /// Cached mode: how the lines of an operation go through the hierarchy. LDL always, and LDG when
 /// the L1 caches global loads, look up L1; other loads bypass it; stores write through to L2;
 /// atomics and reductions are read-modify-writes at L2.
-constexpr LineKind line_kind(Op op, const L1Config& l1) {
-  if (op == Op::LDL || (op == Op::LDG && l1.caches_global_loads)) return LineKind::CachedLoad;
-  if (is_global_load(op)) return LineKind::Load;
-  if (op == Op::ATOMG || op == Op::RED) return LineKind::Atomic;
-  return LineKind::Store;
+constexpr L2AccessKind l2_access_kind(Op op, const L1Config& l1) {
+  if (op == Op::LDL || (op == Op::LDG && l1.caches_global_loads)) return L2AccessKind::CachedLoad;
+  if (is_global_load(op)) return L2AccessKind::Load;
+  if (op == Op::ATOMG || op == Op::RED) return L2AccessKind::Atomic;
+  return L2AccessKind::Store;
 }
 
 /// A load of sectors `want` found `hits` in L1 (a load that bypasses L1 finds none).

@@ -15,8 +15,8 @@
 ///
 /// Near/far partitions (l2.partitions > 1; L2Partitions in address_map.h says which slices and
 /// SMs belong to which partition). As Jia and Van Sandt describe the A100's L2 (GTC'21 S33322,
-/// HARDWARE.md section 6): a line's home is the slice its address hashes to; an SM reads a line
-/// homed in its own partition there. A line homed in the other partition is looked up first in
+/// [JiaGTC21] in docs/hardware.md): a line's home is the slice its address hashes to; an SM reads a
+/// line homed in its own partition there. A line homed in the other partition is looked up first in
 /// the reader's near partition (the home slice's mirror slice there): sectors found are near
 /// hits; the others are read from the home slice: a far hit (l2.far_hit_latency_cycles) copies
 /// the sector into the near partition, a miss fetches from DRAM into the home slice only (the

@@ -2,10 +2,11 @@
 /// The shared-memory bank arbiter: how many wavefronts (bank-array passes) one warp-level shared
 /// access needs.
 ///
-/// Rule (fits every row of the H200 measurements in ../shared/groundtruth/README.md and the
-/// notes' 4-byte cases): split every active lane's bytes into bank-width words; a bank serves one
-/// distinct word per wavefront, and any number of lanes reading the same word share it (broadcast).
-/// So wavefronts = the largest number of distinct words any one bank holds, over the whole warp.
+/// Rule (fits every row of the H200 observations in docs/groundtruth.md and the
+/// worked examples' 4-byte cases, docs/examples.md C): split every active lane's bytes into
+/// bank-width words; a bank serves one distinct word per wavefront, and any number of lanes reading
+/// the same word share it (broadcast). So wavefronts = the largest number of distinct words any one
+/// bank holds, over the whole warp.
 ///   - 4-byte, stride s words: gcd(s, 32) wavefronts (the notes' table C).
 ///   - 8-byte conflict-free (lane t reads bytes 8t..8t+7): words 0..63, two per bank -> 2.
 ///   - 8-byte broadcast: two words, in different banks -> 1.

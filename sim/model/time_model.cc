@@ -110,11 +110,18 @@ TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
               channel_gbps;  // 1 GB/s = 1 B/ns
   t.l2_ns =
       static_cast<double>(max_of(p.l2_slice_sectors)) / cfg.l2.sectors_per_cycle_per_slice / ghz;
+  // An SM's L1TEX is a pipeline: the tag stage takes l1_tag_wavefronts per global or local
+  // request (at least one), the data stage the sectors and the shared wavefronts; in steady
+  // state the slower stage sets the pace, so a broadcast load (1 sector) costs a cycle, not a
+  // quarter.
   double busiest_sm_cycles = 0;
-  for (std::size_t sm = 0; sm < p.sm_l1_sectors.size(); ++sm)
-    busiest_sm_cycles = std::max(busiest_sm_cycles,
-                                 p.sm_l1_sectors[sm] / cfg.l1.sectors_per_cycle +
-                                     p.sm_shared_wavefronts[sm] / cfg.shared.wavefronts_per_cycle);
+  for (std::size_t sm = 0; sm < p.sm_l1_sectors.size(); ++sm) {
+    const double data = p.sm_l1_sectors[sm] / cfg.l1.sectors_per_cycle +
+                        p.sm_shared_wavefronts[sm] / cfg.shared.wavefronts_per_cycle;
+    const double tag =
+        sm < p.sm_l1_tag_wavefronts.size() ? static_cast<double>(p.sm_l1_tag_wavefronts[sm]) : 0;
+    busiest_sm_cycles = std::max(busiest_sm_cycles, std::max(data, tag));
+  }
   t.l1_ns = busiest_sm_cycles / ghz;
 
   // Latency and concurrency (Little's law) and waves.
@@ -166,8 +173,24 @@ TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
   const auto* top =
       std::max_element(std::begin(terms), std::end(terms),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
-  t.bound = top->first >= cfg.gpu.launch_overhead_ns ? top->second : Bound::Overhead;
   t.estimate_ns = cfg.gpu.launch_overhead_ns + top->first;
+  // The bound names the resource that saturates. The queue is the DRAM's saturation, not the
+  // chain's: a chain that outlasts the other terms only by its queueing at the DRAM (at
+  // unloaded latency it is no longer than the DRAM time) is DRAM-bound; more loads in flight
+  // would not make it faster. So the bound is the largest term with the chain at unloaded
+  // latency, where the loaded chain is the largest.
+  Bound bound = top->second;
+  if (bound == Bound::Latency && t.queue_ns > 0) {
+    const std::pair<double, Bound> unloaded[] = {{t.dram_ns, Bound::Dram},
+                                                 {t.l2_ns, Bound::L2},
+                                                 {t.l1_ns, Bound::L1},
+                                                 {unloaded_chain_ns, Bound::Latency},
+                                                 {t.dispatch_ns, Bound::Overhead}};
+    bound = std::max_element(std::begin(unloaded), std::end(unloaded),
+                             [](const auto& a, const auto& b) { return a.first < b.first; })
+                ->second;
+  }
+  t.bound = top->first >= cfg.gpu.launch_overhead_ns ? bound : Bound::Overhead;
 
   const double l2_bytes =
       32.0 * std::accumulate(p.l2_slice_sectors.begin(), p.l2_slice_sectors.end(), 0.0);

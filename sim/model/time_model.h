@@ -6,8 +6,9 @@
 ///                / (peak / channels x efficiency [x row factor]): in a stream of kernels the
 ///                flush is written while the next kernel runs, so it costs DRAM time all the same
 ///   l2_ns      = busiest slice's sectors / (sectors per cycle per slice x clock)
-///   l1_ns      = busiest SM's (L1 sectors / sectors per cycle + shared wavefronts / wavefronts
-///                per cycle) / clock
+///   l1_ns      = busiest SM's max(L1 sectors / sectors per cycle + shared wavefronts / wavefronts
+///                per cycle, L1 tag-stage wavefronts) / clock: the data and tag stages of a
+///                pipeline; a request takes ceil(lines / 4) tag wavefronts (l1_tag_wavefronts)
 ///   latency_ns = Little's law: load requests x average load latency / requests in flight (L1
 ///                hits, near and far L2 hits and misses each at their latency), where
 ///                in flight = resident warps (at most the kernel's warps) x loads in flight per
@@ -25,7 +26,9 @@
 ///                overhead + queue, dispatch): a slot's waves run in series (load, dependent
 ///                stores, slot hand-off), the bandwidth terms overlap with them. The bound names
 ///                the largest term (latency for the chain, overhead for dispatch or where the
-///                launch exceeds every term).
+///                launch exceeds every term); where that is the chain with a queue, the largest
+///                term with the chain at unloaded latency: a chain that outlasts the DRAM only
+///                by queueing at it is DRAM-bound (the DRAM saturates).
 /// Efficiency blends the read-only and mixed figures by the write share (write-backs and flush
 /// included): read_eff + (mixed_eff - read_eff) x min(1, 2 x write bytes / all bytes), so a copy
 /// (half writes) is fully "mixed".

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "sim/host/thread_team.h"
-#include "sim/model/memory_hierarchy.h"
 #include "sim/model/placement.h"
+#include "sim/replay/fast/memory_hierarchy.h"
 #include "sim/replay/instr_table.h"
 #include "sim/replay/kernel_results.h"
 #include "sim/replay/record_replay.h"
@@ -63,7 +63,7 @@ class L1Stage {
   /// MemoryHierarchy::access's L1 side; the L2 accesses are queued.
   void access(const WarpInstr& w, std::uint32_t sm, const CoalescedAccess& a, std::uint32_t row,
               AccessCounters& c) {
-    const LineKind kind = line_kind(w.op, cfg_.l1);
+    const L2AccessKind kind = l2_access_kind(w.op, cfg_.l1);
     through_l1(
         kind, a, c, [&]() -> L1Cache<L1P>& { return l1s_.of(sm); },
         [&](const LineAccess& la, std::uint8_t want) {
@@ -112,6 +112,7 @@ void add_share(KernelStats& into, const KernelStats& from) {
 
 void add_units(TrafficProfile& into, const TrafficProfile& from) {
   add_vector(into.sm_l1_sectors, from.sm_l1_sectors);
+  add_vector(into.sm_l1_tag_wavefronts, from.sm_l1_tag_wavefronts);
   add_vector(into.sm_shared_wavefronts, from.sm_shared_wavefronts);
   into.load_requests += from.load_requests;
 }
@@ -170,7 +171,7 @@ class ParallelReplayer {
     if constexpr (!kColdOnly) {
       std::vector<L2P> policies;
       for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
-        policies.push_back(make_policy<L2P>(cfg.l2.seed + s));
+        policies.push_back(make_policy<L2P>(cfg.l2.policy, cfg.l2.seed + s));
       l2_ = std::make_unique<typename Run::L2>(cfg.l2, policies, cfg.gpu.sm_count);
       queues_.resize(std::size_t{2} * n * n);
       group_owner_.resize(l2_->batch_groups());
@@ -196,13 +197,10 @@ class ParallelReplayer {
   }
 
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
-    // Records are decoded on a reading thread of their own, even compact .gmt ones (which the
-    // sequential replay decodes itself), with partial strided lanes (completed where needed):
-    // decoding on this thread, before each phase, held every worker up (a 2-core run of a
-    // stream, a scattered trace and a matrix product, 1024- to 4096-record batches: as fast or
-    // faster this way). Not from standard input (as simulator.cc's).
+    // Records come with partial strided lanes (completed where needed), from a reading thread
+    // of their own, even compact .gmt ones (reads_ahead, trace_batches.h).
     PartialStridedLanes partial(reader);
-    if (opts_.read_ahead && reader.source_name() != "-") {
+    if (reads_ahead(opts_, reader, opts_.threads)) {
       trace::ReadAhead ahead(reader, kBatchRecords, kReadAheadDepth);
       replay_from(ahead, out);
     } else {
@@ -259,6 +257,7 @@ class ParallelReplayer {
       r.cached = cached_ ? std::make_optional<KernelStats>() : std::nullopt;
       r.traffic = TrafficProfile{};
       r.traffic.sm_l1_sectors.assign(cfg_.gpu.sm_count, 0);
+      r.traffic.sm_l1_tag_wavefronts.assign(cfg_.gpu.sm_count, 0);
       r.traffic.sm_shared_wavefronts.assign(cfg_.gpu.sm_count, 0);
       if (cold_) r.cold_model.begin_kernel();
       if constexpr (!kColdOnly)
@@ -438,7 +437,7 @@ std::vector<KernelStats> simulate_parallel(const std::vector<std::string>& trace
                                            const SimConfig& cfg, const RunOptions& opts) {
   return run_parallel(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
     for (const std::string& path : traces) {
-      auto reader = trace::open_trace_reader(path);
+      auto reader = open_run_trace(path, opts);
       replayer.replay(*reader, out);
     }
   });

@@ -15,10 +15,10 @@
 #include "sim/core/records.h"
 #include "sim/core/stats.h"
 #include "sim/model/charging.h"
-#include "sim/model/coalesce_memo.h"
 #include "sim/model/coalescer.h"
-#include "sim/model/cold_model.h"
 #include "sim/model/smem_arbiter.h"
+#include "sim/replay/fast/coalesce_memo.h"
+#include "sim/replay/fast/cold_model.h"
 
 namespace gms {
 
@@ -76,6 +76,7 @@ struct RecordReplay {
         memo.store(r, w, access);
       }
       traffic.sm_l1_sectors[sm] += access.sectors;
+      traffic.sm_l1_tag_wavefronts[sm] += l1_tag_wavefronts(access.lines);
       if (!is_store(w.op)) ++traffic.load_requests;  // loads and atomics wait for their data
       if (cold) {
         AccessCounters& c = cold->instructions[r].c;

@@ -1,38 +1,76 @@
 #include "sim/replay/reference_engine.h"
 
+// The reference shares with the fast engine only the configuration, the records, the address
+// maps and placement (pure functions of the configuration), the statistics structures, and the
+// kernel start and finish (kernel_results.h, which runs the time model on the counters). Its
+// model is its own, in sim/replay/reference/: no header of the fast engine's model
+// (sim/model/coalescer.h, l1_cache.h, l2_cache.h, memory_hierarchy.h, dram_model.h, charging.h,
+// sector_cache.h, replacement.h, cold_model.h, smem_arbiter.h) may be included here or there
+// (tests/layering/check_reference_independent.py holds it to that).
+
 #include <bit>
 #include <map>
 #include <memory>
 #include <optional>
 #include <tuple>
 
-#include "sim/model/address_map.h"
-#include "sim/model/charging.h"
-#include "sim/model/coalescer.h"
-#include "sim/model/dram_model.h"
-#include "sim/model/l1_cache.h"
-#include "sim/model/l2_cache.h"
-#include "sim/model/memory_hierarchy.h"
 #include "sim/model/placement.h"
-#include "sim/model/smem_arbiter.h"
 #include "sim/replay/kernel_results.h"
+#include "sim/replay/reference/plain_coalescer.h"
+#include "sim/replay/reference/plain_cold.h"
+#include "sim/replay/reference/plain_dram.h"
+#include "sim/replay/reference/plain_l1.h"
+#include "sim/replay/reference/plain_l2.h"
+#include "sim/replay/reference/plain_smem.h"
 #include "trace/import/formats.h"
 
 namespace gms {
 
 namespace {
 
-/// Replays a stream of kernels, one record at a time, under L1 and L2 replacement policies
-/// `L1P` and `L2P`.
-template <ReplacementPolicy L1P, ReplacementPolicy L2P>
+using ref::PlainAccess;
+using ref::PlainLine;
+
+std::uint64_t count(std::uint8_t mask) {
+  return static_cast<std::uint64_t>(std::popcount(mask));
+}
+
+/// Cached mode's DRAM: the L2's fetches and write-backs, a write-back's bytes charged to the
+/// instruction that wrote the line last (or, for a line an earlier kernel wrote, which
+/// persisted, to the kernel itself).
+class CachedMemory : public ref::L2Memory {
+ public:
+  explicit CachedMemory(const DramConfig& cfg) : dram(cfg) {}
+
+  void read(Addr addr, std::uint32_t bytes) override { dram.access(addr, bytes, false); }
+
+  void write_back(const ref::Owner& owner, Addr line_addr, std::uint8_t dirty) override {
+    const auto bytes = static_cast<std::uint32_t>(count(dirty)) * ref::kSector;
+    if (flushing) {
+      dram.flush_write(bytes);  // counted, not timed
+    } else {
+      // One DRAM write per dirty sector, in address order.
+      for (unsigned s = 0; s < 8; ++s)
+        if (dirty >> s & 1u) dram.access(line_addr + s * ref::kSector, ref::kSector, true);
+    }
+    if (owner.kernel == kernel_seq)
+      stats->instructions[owner.row].c.dram_write_bytes += bytes;
+    else
+      stats->earlier_kernels_write_bytes += bytes;
+  }
+
+  ref::PlainDram dram;
+  KernelStats* stats = nullptr;  ///< the current kernel's cached statistics
+  std::uint32_t kernel_seq = 0;  ///< the current kernel's sequence number (1, 2, ...)
+  bool flushing = false;         ///< write-backs now come from the end-of-kernel flush
+};
+
+/// Replays a stream of kernels, one record at a time, in trace order.
 class ReferenceEngine {
  public:
-  ReferenceEngine(const SimConfig& cfg, const RunOptions& opts) : cfg_(cfg), opts_(opts) {
-    if (opts.mode == SimMode::Cold) return;  // no hierarchy to build
-    std::vector<L2P> policies;
-    for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
-      policies.push_back(make_policy<L2P>(cfg.l2.seed + s));
-    l2_ = std::make_unique<L2Cache<L2P>>(cfg.l2, policies, cfg.gpu.sm_count);
+  ReferenceEngine(const SimConfig& cfg, const RunOptions& opts)
+      : cfg_(cfg), opts_(opts), cold_model_(cfg), memory_(cfg.dram) {
+    if (opts.mode != SimMode::Cold) l2_ = std::make_unique<ref::PlainL2>(cfg.l2, cfg.gpu.sm_count);
   }
 
   /// Replays every selected kernel of `reader`, in order, appending their statistics to `out`.
@@ -44,26 +82,16 @@ class ReferenceEngine {
   }
 
  private:
-  /// The L2's DramSink: its fetches and write-backs go to cached mode's DRAM model, write-back
-  /// bytes to the instruction that dirtied the line (charge_write_back).
-  struct L2Dram {
-    ReferenceEngine& e;
-    void dram_read(Addr addr, std::uint32_t bytes) { e.cached_dram_.access(addr, bytes, false); }
-    void dram_write_back(const LineOwner& owner, Addr line_addr, std::uint8_t dirty) {
-      charge_write_back(e.cached_dram_, *e.cached_, e.kernel_seq_, e.flushing_, owner, line_addr,
-                        dirty);
-    }
-  };
-
   void begin_kernel(const KernelInfo& kernel) {
     start_kernel(kernel, cfg_, opts_, cold_, cached_, units_);
-    cold_slices_.assign(cfg_.l2.slices, 0);
     rows_.clear();
+    if (cold_) cold_model_.begin_kernel();
     if (!cached_) return;
-    ++kernel_seq_;
+    ++memory_.kernel_seq;
+    memory_.stats = &*cached_;
     // Where the kernel's CTAs run decides what the shared-memory carve-out leaves the L1s. Every
-    // L1 starts the kernel empty; the L2 was emptied at the end of the previous one, unless it
-    // persists.
+    // L1 starts the kernel empty; the L2 was emptied at the end of the previous kernel, unless
+    // it persists.
     const KernelPlacement placement = place_kernel(cached_->kernel, cfg_);
     cached_->resident_ctas_per_sm = placement.resident_ctas_per_sm;
     cached_->carveout_kb = placement.carveout_kb;
@@ -74,22 +102,19 @@ class ReferenceEngine {
 
   void end_kernel(std::vector<KernelStats>& out) {
     if (cached_) {
-      // Dirty lines are written back, charged to the instructions that dirtied them, and the L2
+      // Dirty lines are written back, charged to the instructions that wrote them, and the L2
       // is emptied, unless its contents persist into the next kernel.
       if (!cfg_.l2.persist_across_kernels) {
-        L2Dram sink{*this};
-        flushing_ = true;
-        l2_->flush(sink, /*keep=*/false);
-        flushing_ = false;
+        memory_.flushing = true;
+        l2_->flush(memory_);
+        memory_.flushing = false;
       }
-      cached_->traffic.dram = cached_dram_.finish();
+      cached_->traffic.dram = memory_.dram.finish();
       cached_->traffic.l2_slice_sectors = l2_->take_slice_sectors();
       cached_->traffic.l2_far_hit_sectors = l2_->take_far_hit_sectors();
+      memory_.stats = nullptr;
     }
-    if (cold_) {
-      cold_->traffic.l2_slice_sectors = cold_slices_;
-      cold_->traffic.dram = cold_dram_.finish();
-    }
+    if (cold_) cold_model_.end_kernel(cold_->traffic);
     finish_kernel(cold_, cached_, units_, cfg_, opts_, out);
   }
 
@@ -101,129 +126,127 @@ class ReferenceEngine {
     if (created)
       for (auto* k : {&cold_, &cached_})
         if (*k)
-          (*k)->instructions.push_back({w.inst, w.op, w.size, coalescer_.segment_bytes(w.op), {}});
+          (*k)->instructions.push_back(
+              {w.inst, w.op, w.size, ref::segment_bytes(cfg_.coalescer, w.op), {}});
     return it->second;
   }
 
+  /// The SM of a record: the trace's SM id when it has one (modulo the SM count, so traces from
+  /// a bigger GPU replay on a smaller one), else CTA c runs on SM c mod SMs (round-robin
+  /// dispatch, wave after wave).
+  std::uint32_t sm_of(const WarpInstr& w) const {
+    return (w.sm != kUnknownSm ? w.sm : w.cta) % cfg_.gpu.sm_count;
+  }
+
   /// One record: a shared-memory access goes to the bank arbiter; a global, local or atomic one
-  /// is coalesced, and its lines go to the cold model (a miss everywhere) and through the
-  /// cached hierarchy, for the modes replayed. Per-SM L1 sectors, shared wavefronts and load
-  /// requests are the same in both modes.
-  void replay_record(const WarpInstr& w) {
+  /// is coalesced, and its lines go to the cold model and through the cached hierarchy, for the
+  /// modes replayed. Per-SM L1 sectors, shared wavefronts and load requests are the same in
+  /// both modes.
+  void replay_record(const WarpInstr& record) {
+    WarpInstr w = record;
+    if (!w.lanes_complete) complete_strided_lanes(w);
     const std::uint32_t row = row_of(w);
-    const std::uint32_t sm = sm_of(w, sms_);
+    const std::uint32_t sm = sm_of(w);
     for (auto* k : {&cold_, &cached_})
       if (*k) ++(*k)->records;
     if (is_shared(w.op)) {
-      const BankAccess b = arbiter_.arbitrate(w);
-      units_.sm_shared_wavefronts[sm] += b.wavefronts;
+      const ref::Wavefronts b = ref::arbitrate(cfg_.shared, w);
+      units_.sm_shared_wavefronts[sm] += b.actual;
       const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
-      for (auto* k : {&cold_, &cached_})
-        if (*k) charge_shared_access(b, active, w.size, (*k)->instructions[row].c);
+      for (auto* k : {&cold_, &cached_}) {
+        if (!*k) continue;
+        AccessCounters& c = (*k)->instructions[row].c;
+        c.instructions += 1;
+        c.requests += 1;
+        c.active_threads += active;
+        c.bytes_requested += active * w.size;
+        c.wavefronts += b.actual;
+        c.ideal_wavefronts += b.ideal;
+      }
       return;
     }
-    coalescer_.coalesce(w, access_);
-    units_.sm_l1_sectors[sm] += access_.sectors;
+    const PlainAccess a = ref::coalesce(cfg_.coalescer, w);
+    units_.sm_l1_sectors[sm] += a.sectors;
+    units_.sm_l1_tag_wavefronts[sm] += l1_tag_wavefronts(a.lines);
     if (!is_store(w.op)) ++units_.load_requests;  // loads and atomics wait for their data
-    if (cold_) {
-      AccessCounters& c = cold_->instructions[row].c;
-      charge_access(access_, c);
-      charge_cold_hierarchy(w.op, access_, c);
-      replay_cold_lines(w.op);
+    for (auto* k : {&cold_, &cached_}) {
+      if (!*k) continue;
+      AccessCounters& c = (*k)->instructions[row].c;
+      c.instructions += 1;
+      c.requests += 1;
+      c.active_threads += a.active_threads;
+      c.bytes_requested += a.bytes_requested;
+      c.bytes_distinct += a.bytes_distinct;
+      c.sectors += a.sectors;
+      c.transactions += a.transactions;
+      c.lines += a.lines;
+      c.bytes_fetched += std::uint64_t{a.transactions} * a.segment_bytes;
     }
-    if (cached_) {
-      charge_access(access_, cached_->instructions[row].c);
-      replay_cached_lines(w.op, sm, row);
-    }
+    if (cold_) cold_model_.access(w.op, a, cold_->instructions[row].c);
+    if (cached_) replay_cached_lines(w.op, sm, row, a);
   }
 
-  /// The cold model's traffic of the coalesced access: each line's sectors go to its L2 slice,
-  /// its transactions to DRAM (request_cold_line).
-  void replay_cold_lines(Op op) {
-    replay_cold_access(access_, op, coalescer_, slices_, cold_slices_, cold_dram_,
-                       cfg_.dram.interleave_bytes >= kLineBytes);
-  }
-
-  /// Cached mode: each line of the coalesced access, in order, through SM `sm`'s L1 (loads that
-  /// it caches) and the L2, charged to row `row`.
-  void replay_cached_lines(Op op, std::uint32_t sm, std::uint32_t row) {
+  /// Cached mode: each line of the access, in address order, through SM `sm`'s L1 (loads it
+  /// caches: LDL, and LDG when l1.caches_global_loads) and the L2, charged to row `row`. Other
+  /// loads bypass the L1 (their sectors miss there by definition); stores write through to L2;
+  /// atomics and reductions are read-modify-writes at L2.
+  void replay_cached_lines(Op op, std::uint32_t sm, std::uint32_t row, const PlainAccess& a) {
     AccessCounters& c = cached_->instructions[row].c;
-    const LineOwner owner{kernel_seq_, row};
-    L2Dram sink{*this};
-    for (std::uint32_t i = 0; i < access_.lines; ++i) {
-      const LineAccess& la = access_.line_list[i];
-      switch (line_kind(op, cfg_.l1)) {
-        case LineKind::CachedLoad: {
-          const L1Outcome o = l1_of(sm).read(la.line_addr, la.sector_mask);
-          count_l1(c, la.sector_mask, o.hit_mask);
-          if (o.fetch_mask != 0) l2_->read(la.line_addr, o.fetch_mask, sm, c, sink);
-          break;
-        }
-        case LineKind::Load:
-          count_l1(c, la.sector_mask, 0);
-          l2_->read(la.line_addr, la.sector_mask, sm, c, sink);
-          break;
-        case LineKind::Store:
-          l2_->write(la, owner, c, sink);
-          break;
-        case LineKind::Atomic:
-          l2_->atomic(la, owner, c, sink);
-          break;
+    const ref::Owner owner{memory_.kernel_seq, row};
+    const bool l1_caches = op == Op::LDL || (op == Op::LDG && cfg_.l1.caches_global_loads);
+    for (const PlainLine& line : a.line_list) {
+      if (l1_caches) {
+        const ref::L1Result r = l1_of(sm).load(line.addr, line.sectors);
+        c.l1_sector_hits += count(r.hits);
+        c.l1_sector_misses += count(line.sectors) - count(r.hits);
+        if (r.fetch != 0) l2_->read(line.addr, r.fetch, sm, c, memory_);
+      } else if (is_global_load(op)) {
+        c.l1_sector_misses += count(line.sectors);
+        l2_->read(line.addr, line.sectors, sm, c, memory_);
+      } else if (is_store(op)) {
+        l2_->write(line, owner, c, memory_);
+      } else {
+        l2_->atomic(line, owner, c, memory_);
       }
     }
   }
 
   /// SM `sm`'s L1, created empty at its first access in the kernel, as large as the kernel's
   /// placement leaves it.
-  L1Cache<L1P>& l1_of(std::uint32_t sm) {
-    std::optional<L1Cache<L1P>>& l1 = l1_[sm];
-    if (!l1) l1.emplace(cfg_.l1, cached_->l1_bytes, make_policy<L1P>(cfg_.l1.seed + sm));
+  ref::PlainL1& l1_of(std::uint32_t sm) {
+    std::optional<ref::PlainL1>& l1 = l1_[sm];
+    if (!l1) l1.emplace(cfg_.l1, cached_->l1_bytes, sm);
     return *l1;
   }
 
   const SimConfig& cfg_;
   const RunOptions& opts_;
-  // The model's components (the caches, cached mode's, below):
-  const Coalescer coalescer_{cfg_.coalescer};
-  const SmemArbiter arbiter_{cfg_.shared};
-  const FastDiv32 sms_{cfg_.gpu.sm_count};        ///< for sm_of
-  const Interleave slices_ = l2_slices(cfg_.l2);  ///< the L2 slice of an address (cold model)
-  DramModel cold_dram_{cfg_.dram}, cached_dram_{cfg_.dram};
-  std::unique_ptr<L2Cache<L2P>> l2_;             ///< cached mode only
-  std::vector<std::optional<L1Cache<L1P>>> l1_;  ///< per SM, for the current kernel
-  std::uint32_t kernel_seq_ = 0;  ///< cached kernels replayed so far (L2 lines' owners)
-  bool flushing_ = false;         ///< write-backs now come from the end-of-kernel flush
+  ref::PlainCold cold_model_;                    ///< cold mode
+  CachedMemory memory_;                          ///< cached mode's DRAM
+  std::unique_ptr<ref::PlainL2> l2_;             ///< cached mode
+  std::vector<std::optional<ref::PlainL1>> l1_;  ///< per SM, for the current kernel
   // The current kernel:
   std::optional<KernelStats> cold_, cached_;
   TrafficProfile units_;  ///< unit traffic both modes share
-  std::vector<std::uint64_t> cold_slices_;
   std::map<std::tuple<std::uint32_t, Op, std::uint8_t>, std::uint32_t> rows_;
-  CoalescedAccess access_;  ///< the record being replayed, coalesced
 };
-
-template <class Feed>
-std::vector<KernelStats> run_reference(const SimConfig& cfg, const RunOptions& opts, Feed feed) {
-  std::vector<KernelStats> out;
-  with_policies(cfg, [&]<class L1P, class L2P>() {
-    ReferenceEngine<L1P, L2P> engine(cfg, opts);
-    feed(engine, out);
-  });
-  return out;
-}
 
 }  // namespace
 
 std::vector<KernelStats> simulate_reference(trace::TraceReader& reader, const SimConfig& cfg,
                                             const RunOptions& opts) {
-  return run_reference(
-      cfg, opts, [&](auto& engine, std::vector<KernelStats>& out) { engine.replay(reader, out); });
+  std::vector<KernelStats> out;
+  ReferenceEngine engine(cfg, opts);
+  engine.replay(reader, out);
+  return out;
 }
 
 std::vector<KernelStats> simulate_reference(const std::vector<std::string>& traces,
                                             const SimConfig& cfg, const RunOptions& opts) {
-  return run_reference(cfg, opts, [&](auto& engine, std::vector<KernelStats>& out) {
-    for (const std::string& path : traces) engine.replay(*trace::open_trace_reader(path), out);
-  });
+  std::vector<KernelStats> out;
+  ReferenceEngine engine(cfg, opts);
+  for (const std::string& path : traces) engine.replay(*open_run_trace(path, opts), out);
+  return out;
 }
 
 }  // namespace gms

@@ -1,14 +1,16 @@
 #pragma once
 /// The reference engine: the model's executable specification. It replays a trace record by
-/// record, in trace order, through the model's components: the coalescer, then the shared-memory
-/// arbiter, or the cold model (every access misses everywhere) and the cached hierarchy (an L1
-/// per SM, sized per kernel by its placement; the sliced L2; the DRAM model). It has none of the
-/// fast engine's devices (sim/replay/simulator.cc: the coalescing memo and its deferred charges,
-/// the scattered-warp shortcut, L2 accesses batched by slice, partial strided lanes, read-ahead),
-/// and its results are the fast engine's, byte for byte: tests/e2e/engine_differential_test.cc
-/// compares them on every trace, preset and mode. Where both need one rule (how an access is
-/// charged, a kernel started and finished) they call the same function: sim/model/charging.h,
-/// sim/replay/kernel_results.h.
+/// record, in trace order, through a model of its own, written to be read
+/// (sim/replay/reference/: the plain coalescer, the shared-memory arbiter, the cold model, and
+/// the cached hierarchy: an L1 per SM sized per kernel by its placement, the sliced and
+/// partitioned L2, the DRAM counting with its row model). It shares with the fast engine only
+/// the configuration, the records, the address maps (sim/model/address_map.h) and placement,
+/// the statistics structures, and the kernel start and finish (sim/replay/kernel_results.h,
+/// which runs the time model on the counters); none of the fast engine's model code or devices
+/// (tests/layering/check_reference_independent.py holds its includes to that). So the
+/// differential tests (tests/e2e/engine_differential_test.cc: every trace, preset and mode, and
+/// random traces over random configurations) check the fast model, not only its shortcuts:
+/// the results must be the fast engine's, byte for byte.
 ///
 /// Called through simulate() with RunOptions::engine = Engine::Reference (read_ahead and
 /// cached_batch_lines, the fast engine's, are ignored).

@@ -8,17 +8,19 @@
 
 #include "sim/core/error.h"
 #include "sim/model/charging.h"
-#include "sim/model/coalesce_memo.h"
 #include "sim/model/coalescer.h"
-#include "sim/model/cold_model.h"
-#include "sim/model/memory_hierarchy.h"
 #include "sim/model/placement.h"
 #include "sim/model/smem_arbiter.h"
+#include "sim/replay/fast/coalesce_memo.h"
+#include "sim/replay/fast/cold_model.h"
+#include "sim/replay/fast/memory_hierarchy.h"
 #include "sim/replay/instr_table.h"
 #include "sim/replay/kernel_results.h"
+#include "sim/replay/onepass/engine.h"
 #include "sim/replay/parallel_engine.h"
 #include "sim/replay/record_replay.h"
 #include "sim/replay/reference_engine.h"
+#include "sim/replay/thread_choice.h"
 #include "sim/replay/trace_batches.h"
 #include "trace/import/formats.h"
 #include "trace/io/read_ahead.h"
@@ -30,7 +32,7 @@ namespace {
 /// Records per batch handed from the reading thread (large: fewer hand-offs between cores).
 constexpr std::size_t kReadAheadRecords = 4096;
 /// Batches the reading thread may have ready: enough to keep it reading through a cached
-/// replay's burst of L2 accesses (a batch of them, sim/model/line_batch.h, takes a few
+/// replay's burst of L2 accesses (a batch of them, sim/replay/fast/line_batch.h, takes a few
 /// milliseconds); with 3 it waited, and a reader-bound wtrace.zst stream replayed 7% slower.
 constexpr std::size_t kReadAheadDepth = 8;
 /// Records per batch read on the replay's own thread: few enough (19 KiB) that the decoded
@@ -55,9 +57,7 @@ class Replayer {
         r_(cfg, hierarchy_ptr()) {}
 
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
-    // Not from standard input: a failing replay waits for the reading thread to stop, and a
-    // thread blocked on an idle pipe would only stop when the writer does.
-    if (opts_.read_ahead && !reader.decodes_cheaply() && reader.source_name() != "-") {
+    if (reads_ahead(opts_, reader, 1)) {
       trace::ReadAhead ahead(reader, kReadAheadRecords, kReadAheadDepth);
       replay_from(ahead, out);
     } else {
@@ -142,18 +142,22 @@ std::vector<KernelStats> run_with_replayer(const SimConfig& cfg, const RunOption
   return out;
 }
 
-}  // namespace
-
-SimMode parse_sim_mode(const std::string& name) {
-  if (name == "cold") return SimMode::Cold;
-  if (name == "cached") return SimMode::Cached;
-  if (name == "both") return SimMode::Both;
-  fail("unknown mode '{}' (cold, cached, both)", name);
+/// The engine and thread count of one configuration's replay: the dispatcher's one choice.
+RunOptions resolved(const SimConfig& cfg, const RunOptions& opts,
+                    const std::vector<std::string>& traces) {
+  RunOptions r = opts;
+  if (r.engine == Engine::Auto) r.engine = Engine::Fast;
+  r.threads = replay_threads(cfg, r, traces);
+  return r;
 }
 
+}  // namespace
+
 std::vector<KernelStats> simulate(trace::TraceReader& reader, const SimConfig& cfg,
-                                  const RunOptions& opts) {
+                                  const RunOptions& options) {
+  const RunOptions opts = resolved(cfg, options, {});
   if (opts.engine == Engine::Reference) return simulate_reference(reader, cfg, opts);
+  if (opts.engine == Engine::OnePass) return std::move(simulate_onepass(reader, {cfg}, opts)[0]);
   if (opts.threads > 1 && parallel_replay_exact(cfg)) return simulate_parallel(reader, cfg, opts);
   return run_with_replayer(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
     replayer.replay(reader, out);
@@ -161,15 +165,36 @@ std::vector<KernelStats> simulate(trace::TraceReader& reader, const SimConfig& c
 }
 
 std::vector<KernelStats> simulate(const std::vector<std::string>& traces, const SimConfig& cfg,
-                                  const RunOptions& opts) {
+                                  const RunOptions& options) {
+  const RunOptions opts = resolved(cfg, options, traces);
   if (opts.engine == Engine::Reference) return simulate_reference(traces, cfg, opts);
+  if (opts.engine == Engine::OnePass) {
+    auto chain = open_run_chain(traces, opts);
+    return std::move(simulate_onepass(*chain, {cfg}, opts)[0]);
+  }
   if (opts.threads > 1 && parallel_replay_exact(cfg)) return simulate_parallel(traces, cfg, opts);
   return run_with_replayer(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
     for (const std::string& path : traces) {
-      auto reader = trace::open_trace_reader(path);
+      auto reader = open_run_trace(path, opts);
       replayer.replay(*reader, out);
     }
   });
+}
+
+std::vector<std::vector<KernelStats>> simulate_many(const std::vector<std::string>& traces,
+                                                    const std::vector<SimConfig>& cfgs,
+                                                    const RunOptions& opts) {
+  const bool pass =
+      opts.engine == Engine::OnePass ||
+      (opts.engine == Engine::Auto && cfgs.size() > 1 && onepass_refusal(cfgs).empty());
+  if (pass && !cfgs.empty()) {
+    auto chain = open_run_chain(traces, opts);
+    return simulate_onepass(*chain, cfgs, opts);
+  }
+  std::vector<std::vector<KernelStats>> out;
+  out.reserve(cfgs.size());
+  for (const SimConfig& cfg : cfgs) out.push_back(simulate(traces, cfg, opts));
+  return out;
 }
 
 }  // namespace gms

@@ -6,9 +6,23 @@
 #include <vector>
 
 #include "sim/core/records.h"
+#include "sim/replay/run_options.h"
 #include "trace/io/reader.h"
 
 namespace gms {
+
+/// The one read-ahead rule of the fast engines: decode the trace on a second thread, ahead of
+/// the replay (same results), when the caller allows it (RunOptions::read_ahead), the trace is
+/// not standard input (a failing replay waits for the reading thread to stop, and a thread
+/// blocked on an idle pipe would stop only when the writer does), and either the replay runs on
+/// several threads (decoding before each phase held every worker up: a 2-core run of a stream, a
+/// scattered trace and a matrix product were as fast or faster with it) or the records do not
+/// decode cheaply (TraceReader::decodes_cheaply: compact .gmt records replay 2x slower on one
+/// thread with read-ahead, text and scattered .gmt ones faster).
+inline bool reads_ahead(const RunOptions& opts, trace::TraceReader& reader, unsigned threads) {
+  if (!opts.read_ahead || reader.source_name() == "-") return false;
+  return threads > 1 || !reader.decodes_cheaply();
+}
 
 /// The trace read on the replay's own thread, one batch at a time (the interface of
 /// trace::ReadAhead).

@@ -2,8 +2,11 @@
 /// Printers for run results: a human table (ranked by wasted bytes, like cg_annotate), CSV and
 /// JSON. The only code that knows statistic names, descriptions and units.
 
+#include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/config/config.h"
@@ -11,11 +14,24 @@
 
 namespace gms {
 
+/// An instruction of a kernel: (kernel id, inst, op, size).
+using InstrKey = std::tuple<std::uint32_t, std::uint32_t, Op, std::uint8_t>;
+
 /// Everything one `gpumemsim run` produced.
 struct RunReport {
   SimConfig config;
   std::vector<std::string> traces;
   std::vector<KernelStats> kernels;
+  /// `run --pattern`: each instruction's access-pattern label (sim/diagnosis/pattern.h). Empty
+  /// otherwise, and then no output has a pattern column (the outputs stay as they were).
+  std::map<InstrKey, std::string> patterns;
+
+  /// The pattern of `i` in kernel `kernel_id`; "-" when none was diagnosed.
+  const std::string& pattern_of(std::uint32_t kernel_id, const InstrStats& i) const {
+    static const std::string kNone = "-";
+    const auto it = patterns.find({kernel_id, i.inst, i.op, i.size});
+    return it == patterns.end() ? kNone : it->second;
+  }
 };
 
 enum class ReportFormat { Table, Csv, Json, Html };

@@ -15,7 +15,9 @@ void print_csv(std::ostream& out, const RunReport& r) {
   for (const Metric* s : kMemoryStats) fmt::print(out, ",{}", s->name);
   fmt::print(out, ",efficiency,wasted_bytes,wavefronts,ideal_wavefronts,conflicts");
   for (const Metric* s : kHierarchyStats) fmt::print(out, ",{}", s->name);
-  fmt::print(out, ",line\n");
+  // `run --pattern` only: the default columns stay as they were.
+  const bool patterns = !r.patterns.empty();
+  fmt::print(out, ",line{}\n", patterns ? ",pattern" : "");
   for (const KernelStats& k : r.kernels) {
     const auto lines = line_map(k.kernel);
     for (const InstrStats& i : k.instructions) {
@@ -29,7 +31,9 @@ void print_csv(std::ostream& out, const RunReport& r) {
                  wasted_bytes(c), c.wavefronts, c.ideal_wavefronts, conflicts(c));
       for (const Metric* s : kHierarchyStats) fmt::print(out, ",{}", s->count(c));
       const auto l = lines.find(i.inst);
-      fmt::print(out, ",{}\n", l == lines.end() ? std::string() : std::to_string(l->second));
+      fmt::print(out, ",{}", l == lines.end() ? std::string() : std::to_string(l->second));
+      if (patterns) fmt::print(out, ",{}", r.pattern_of(k.kernel.id, i));
+      fmt::print(out, "\n");
     }
   }
 }

@@ -63,8 +63,9 @@ std::string totals_table(const KernelStats& k) {
   return html::table(header, rows);
 }
 
-/// Instructions ranked by wasted bytes, then conflicts (as the text table).
-std::string instructions_table(const KernelStats& k) {
+/// Instructions ranked by wasted bytes, then conflicts (as the text table); a pattern column last
+/// under `run --pattern`.
+std::string instructions_table(const RunReport& rep, const KernelStats& k) {
   std::vector<const InstrStats*> order;
   for (const InstrStats& i : k.instructions) order.push_back(&i);
   std::stable_sort(order.begin(), order.end(), [](const InstrStats* a, const InstrStats* b) {
@@ -75,6 +76,7 @@ std::string instructions_table(const KernelStats& k) {
                                   "sectors/req", "ideal",    "transactions", "bytes fetched",
                                   "efficiency",  "wasted B", "wavefronts",   "conflicts"};
   if (cached(k)) header.insert(header.end(), {"L1 hit", "L2 hit", "DRAM read B", "DRAM write B"});
+  if (!rep.patterns.empty()) header.push_back("pattern");
   std::vector<std::vector<std::string>> rows;
   for (const InstrStats* i : order) {
     const AccessCounters& c = i->c;
@@ -95,6 +97,7 @@ std::string instructions_table(const KernelStats& k) {
       r.insert(r.end(),
                {shared ? "" : pct(l1_hit_rate(c)), shared ? "" : pct(l2_hit_rate(c)),
                 shared ? "" : num(c.dram_read_bytes), shared ? "" : num(c.dram_write_bytes)});
+    if (!rep.patterns.empty()) r.push_back(rep.pattern_of(k.kernel.id, *i));
     rows.push_back(std::move(r));
   }
   return html::table(header, rows);
@@ -253,7 +256,7 @@ void print_html(std::ostream& out, const RunReport& r) {
     if (cached(k)) page.raw(hit_rate_chart(k));
     if (after_cold) page.raw(cold_cached_chart(r.kernels[i - 1], k));
     page.heading(3, "Instructions, most wasted bytes first");
-    page.raw(instructions_table(k));
+    page.raw(instructions_table(r, k));
   }
   out << page.str();
 }

@@ -34,7 +34,7 @@ Json config_json(const SimConfig& cfg) {
   return j;
 }
 
-Json kernel_json(const KernelStats& k) {
+Json kernel_json(const RunReport& r, const KernelStats& k) {
   Json jk;
   jk["id"] = k.kernel.id;
   jk["name"] = k.kernel.name;
@@ -103,6 +103,7 @@ Json kernel_json(const KernelStats& k) {
     row["class"] = op_class_key(op_class(i.op));
     if (!is_shared(i.op)) row["segment_bytes"] = i.segment_bytes;
     row.update(counters_json(i.c, is_shared(i.op)));
+    if (!r.patterns.empty()) row["pattern"] = r.pattern_of(k.kernel.id, i);  // run --pattern
     rows.push_back(std::move(row));
   }
   jk["instructions"] = std::move(rows);
@@ -117,7 +118,7 @@ void print_json(std::ostream& out, const RunReport& r) {
   root["config"] = config_json(r.config);
   root["traces"] = r.traces;
   root["kernels"] = Json::array();
-  for (const KernelStats& k : r.kernels) root["kernels"].push_back(kernel_json(k));
+  for (const KernelStats& k : r.kernels) root["kernels"].push_back(kernel_json(r, k));
   out << root.dump(2) << '\n';
 }
 

@@ -20,16 +20,20 @@ void class_row(std::ostream& out, const Cells&... cells) {
   fmt::print(out, "  {:<14}{:>10}{:>12}{:>12}{:>12}{:>10}{:>14}{:>14}{:>8}{:>12}{:>10}\n",
              cells...);
 }
+/// Instruction rows end with the pattern column only under `run --pattern` (`pattern` not null),
+/// so that the default table is as it was.
 template <class... Cells>
-void instr_row(std::ostream& out, const Cells&... cells) {
+void instr_row(std::ostream& out, const std::string* pattern, const Cells&... cells) {
   fmt::print(
       out,
-      "  {:>10} {:<6}{:>5}{:>10}{:>10}{:>10}{:>10}{:>8}{:>14}{:>14}{:>8}{:>14}{:>11}{:>7}{:>10}\n",
+      "  {:>10} {:<6}{:>5}{:>10}{:>10}{:>10}{:>10}{:>8}{:>14}{:>14}{:>8}{:>14}{:>11}{:>7}{:>10}",
       cells...);
+  fmt::print(out, "{}\n", pattern == nullptr ? std::string() : "  " + *pattern);
 }
 template <class... Cells>
-void hierarchy_row(std::ostream& out, const Cells&... cells) {
-  fmt::print(out, "  {:>8} {:<6}{:>5}{:>12}{:>9}{:>12}{:>9}{:>12}{:>16}{:>16}\n", cells...);
+void hierarchy_row(std::ostream& out, const std::string* pattern, const Cells&... cells) {
+  fmt::print(out, "  {:>8} {:<6}{:>5}{:>12}{:>9}{:>12}{:>9}{:>12}{:>16}{:>16}", cells...);
+  fmt::print(out, "{}\n", pattern == nullptr ? std::string() : "  " + *pattern);
 }
 template <class... Cells>
 void compare_row(std::ostream& out, const Cells&... cells) {
@@ -128,32 +132,41 @@ std::string inst_label(const InstrStats& i, const std::map<std::uint32_t, std::u
   return l == lines.end() ? std::to_string(i.inst) : fmt::format("{}:L{}", i.inst, l->second);
 }
 
-void print_instructions(std::ostream& out, const KernelStats& k) {
+/// The pattern cell of `i` under `run --pattern`, else null.
+const std::string* pattern_cell(const RunReport& r, const KernelStats& k, const InstrStats& i) {
+  return r.patterns.empty() ? nullptr : &r.pattern_of(k.kernel.id, i);
+}
+
+void print_instructions(std::ostream& out, const RunReport& r, const KernelStats& k) {
   const auto lines = line_map(k.kernel);
+  const std::string head = "pattern";
   out << '\n';
-  instr_row(out, "inst", "op", "size", "execs", "threads", "sectors", "trans", "lines", "bytes_req",
-            "bytes_fetch", "eff", "wasted", "wavefront", "ideal", "conflicts");
+  instr_row(out, r.patterns.empty() ? nullptr : &head, "inst", "op", "size", "execs", "threads",
+            "sectors", "trans", "lines", "bytes_req", "bytes_fetch", "eff", "wasted", "wavefront",
+            "ideal", "conflicts");
   for (const InstrStats* i : ranked(k)) {
     const AccessCounters& c = i->c;
     if (is_shared(i->op))
-      instr_row(out, inst_label(*i, lines), op_name(i->op), i->size, c.instructions,
-                c.active_threads, "-", "-", "-", c.bytes_requested, "-", "-", "-", c.wavefronts,
-                c.ideal_wavefronts, conflicts(c));
+      instr_row(out, pattern_cell(r, k, *i), inst_label(*i, lines), op_name(i->op), i->size,
+                c.instructions, c.active_threads, "-", "-", "-", c.bytes_requested, "-", "-", "-",
+                c.wavefronts, c.ideal_wavefronts, conflicts(c));
     else
-      instr_row(out, inst_label(*i, lines), op_name(i->op), i->size, c.instructions,
-                c.active_threads, c.sectors, c.transactions, c.lines, c.bytes_requested,
-                c.bytes_fetched, efficiency_cell(c), wasted_bytes(c), "-", "-", "-");
+      instr_row(out, pattern_cell(r, k, *i), inst_label(*i, lines), op_name(i->op), i->size,
+                c.instructions, c.active_threads, c.sectors, c.transactions, c.lines,
+                c.bytes_requested, c.bytes_fetched, efficiency_cell(c), wasted_bytes(c), "-", "-",
+                "-");
   }
 }
 
-void print_hierarchy_instructions(std::ostream& out, const KernelStats& k) {
+void print_hierarchy_instructions(std::ostream& out, const RunReport& r, const KernelStats& k) {
+  const std::string head = "pattern";
   out << '\n';
-  hierarchy_row(out, "inst", "op", "size", "l1_hits", "l1_hit%", "l2_sectors", "l2_hit%",
-                "l2_writes", "dram_read_B", "dram_write_B");
+  hierarchy_row(out, r.patterns.empty() ? nullptr : &head, "inst", "op", "size", "l1_hits",
+                "l1_hit%", "l2_sectors", "l2_hit%", "l2_writes", "dram_read_B", "dram_write_B");
   for (const InstrStats* i : ranked(k)) {
     if (is_shared(i->op)) continue;
     const AccessCounters& c = i->c;
-    hierarchy_row(out, i->inst, op_name(i->op), i->size, c.l1_sector_hits,
+    hierarchy_row(out, pattern_cell(r, k, *i), i->inst, op_name(i->op), i->size, c.l1_sector_hits,
                   percent(ratio(c.l1_sector_hits, c.l1_sector_hits + c.l1_sector_misses)),
                   c.l2_read_sectors, percent(ratio(c.l2_read_sector_hits, c.l2_read_sectors)),
                   c.l2_write_sectors + c.l2_atomic_sectors, c.dram_read_bytes, c.dram_write_bytes);
@@ -199,12 +212,12 @@ void print_table(std::ostream& out, const RunReport& r) {
     print_time(out, k);
     if (k.mode == KernelMode::Cached) {
       print_traffic(out, k);
-      print_hierarchy_instructions(out, k);
+      print_hierarchy_instructions(out, r, k);
       const KernelStats* prev = n > 0 ? &r.kernels[n - 1] : nullptr;
       if (prev != nullptr && prev->mode == KernelMode::Cold && prev->kernel.id == k.kernel.id)
         print_comparison(out, *prev, k);
     } else {
-      print_instructions(out, k);
+      print_instructions(out, r, k);
     }
   }
 }

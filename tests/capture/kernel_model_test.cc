@@ -1,6 +1,6 @@
 // The calibration kernels' documented index arithmetic (tools/groundtruth/kernel_addressing.h)
 // and the host model that regenerates their traces (kernel_model.h, recipe.h): one test per
-// kernel family, against the numbers of ../shared/seeds/EXAMPLES.md and the kernels' comments.
+// kernel family, against the numbers of docs/examples.md and the kernels' comments.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -52,7 +52,7 @@ TEST(KernelModelTest, TableHasEveryReadmeIdOnce) {
 }
 
 TEST(KernelModelTest, PatternsFollowTheNotes) {
-  // Lane address formulas of EXAMPLES.md A and B.
+  // Lane address formulas of docs/examples.md A and B.
   for (int t = 0; t < 32; ++t) {
     const std::uint64_t u = t;
     EXPECT_EQ(gt::pattern_offset(1, t), 4 * u);
@@ -82,7 +82,7 @@ TEST(KernelModelTest, PatternsFollowTheNotes) {
 }
 
 TEST(KernelModelTest, SharedBankStridesHaveTheNotesConflictDegrees) {
-  // 4-byte cases: degree = the largest number of distinct words in one bank (EXAMPLES.md C).
+  // 4-byte cases: degree = the largest number of distinct words in one bank (docs/examples.md C).
   auto degree = [](int id) {
     std::vector<std::set<std::uint32_t>> words(32);
     for (int t = 0; t < 32; ++t) {

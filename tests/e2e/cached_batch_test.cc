@@ -1,5 +1,5 @@
 // Cached mode replays its L2 accesses in batches, each L2 slice's share together, in trace order
-// within the slice (sim/model/line_batch.h; the L1 lookups stay in trace order). Exact by
+// within the slice (sim/replay/fast/line_batch.h; the L1 lookups stay in trace order). Exact by
 // construction; checked here against the replay of every access as it comes, with batches so
 // small that a kernel spans hundreds of them.
 #include <gtest/gtest.h>

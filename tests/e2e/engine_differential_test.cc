@@ -1,5 +1,6 @@
-// The two replay engines (RunOptions::engine) must report the same, byte for byte: the reference
-// (sim/replay/reference_engine.h, record by record, the model's specification) against the fast
+// The replay engines (RunOptions::engine) must report the same, byte for byte: the reference
+// (sim/replay/reference_engine.h, record by record, the model's specification) against the
+// one-pass engine (or its refusal) and the fast
 // one (its coalescing memo and deferred charges, the scattered-warp shortcut, L2 accesses
 // batched by slice, partial strided lanes, read-ahead), on every trace of the suite, every
 // preset and every mode, and on random traces over random configurations. Compared: the whole
@@ -22,6 +23,7 @@
 
 #include "sim/config/config.h"
 #include "sim/core/error.h"
+#include "sim/replay/onepass/engine.h"
 #include "sim/replay/simulator.h"
 #include "sim/report/report.h"
 #include "tests/e2e/mixed_traces.h"
@@ -46,20 +48,39 @@ const char* mode_name(SimMode m) {
 }
 
 /// The reference's report of `traces` in `opts.mode`, against the fast engine's as it comes
-/// (read-ahead, the default batches) and, `both_ways`, without read-ahead, with tiny batches.
+/// (read-ahead, the default batches) and the one-pass engine's (or, where the configuration
+/// refuses the pass, its refusal); `both_ways`, the fast engine also without read-ahead, with
+/// tiny batches, and on 2, 3 and 8 threads (the parallel replay).
 bool engines_agree(const std::vector<std::string>& traces, const SimConfig& cfg, RunOptions opts,
                    const std::string& what, bool both_ways = true) {
   opts.engine = Engine::Reference;
   const std::string reference = replay_text(traces, cfg, opts);
   opts.engine = Engine::Fast;
   if (!same_text(reference, replay_text(traces, cfg, opts), what + " (fast)")) return false;
+  RunOptions pass = opts;
+  pass.engine = Engine::OnePass;
+  const std::string onepass = replay_text(traces, cfg, pass);
+  if (const std::string refusal = onepass_refusal({cfg}); !refusal.empty()) {
+    if (onepass.find(refusal) == std::string::npos) {
+      ADD_FAILURE() << what << " (one pass): expected the refusal '" << refusal << "', got\n"
+                    << onepass;
+      return false;
+    }
+  } else if (!same_text(reference, onepass, what + " (one pass)")) {
+    return false;
+  }
   if (!both_ways) return true;
   opts.read_ahead = false;
   opts.cached_batch_lines = 64;
   if (!same_text(reference, replay_text(traces, cfg, opts), what + " (fast, 64-line batches)"))
     return false;
-  opts.threads = 3;  // the parallel replay (parallel_replay_test.cc tries more thread counts)
-  return same_text(reference, replay_text(traces, cfg, opts), what + " (fast, 3 threads)");
+  for (const unsigned threads : {2u, 3u, 8u}) {  // parallel_replay_test.cc tries more
+    opts.threads = threads;
+    if (!same_text(reference, replay_text(traces, cfg, opts),
+                   fmt::format("{} (fast, {} threads)", what, threads)))
+      return false;
+  }
+  return true;
 }
 
 class PresetTest : public testing::TestWithParam<std::string> {};
@@ -198,7 +219,8 @@ TEST(EngineDifferentialTest, CliRunTakesTheEngine) {
   EXPECT_EQ(fast.out, reference.out);
   const test::CliResult bad = test::run_cli("run " + trace + " --engine quick");
   EXPECT_EQ(bad.status, 1);
-  EXPECT_NE(bad.err.find("--engine 'quick': expected fast or reference"), std::string::npos)
+  EXPECT_NE(bad.err.find("--engine 'quick': expected auto, fast, reference or onepass"),
+            std::string::npos)
       << bad.err;
   EXPECT_NE(test::run_cli("run --help").out.find("--engine"), std::string::npos);
 }

@@ -1,4 +1,4 @@
-// Every number of ../shared/seeds/EXAMPLES.md sections A-D, through the real pipeline: a
+// Every number of docs/examples.md sections A-D, through the real pipeline: a
 // hand-written trace in tests/data/ is read by the trace reader and replayed by simulate().
 #include <gtest/gtest.h>
 

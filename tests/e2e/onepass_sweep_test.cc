@@ -15,7 +15,7 @@
 
 #include "sim/config/config.h"
 #include "sim/core/error.h"
-#include "sim/replay/onepass_engine.h"
+#include "sim/replay/onepass/engine.h"
 #include "tests/e2e/random_trace.h"
 #include "tests/e2e/report_text.h"
 #include "tests/test_paths.h"

@@ -45,7 +45,8 @@ struct RandomInst {
   int mask_style = 0;
 };
 
-inline std::uint32_t random_mask(TestRng& r, int style) {
+template <class Rng>
+std::uint32_t random_mask(Rng& r, int style) {
   switch (style) {
     case 0:
       return 0xffffffffu;
@@ -68,8 +69,8 @@ inline std::uint32_t random_mask(TestRng& r, int style) {
 
 /// The address list of a list record (active lanes of `mask`, aligned to `size` unless the
 /// form says otherwise).
-inline std::string random_list(TestRng& r, const RandomInst& in, std::uint32_t mask,
-                               std::uint64_t rep) {
+template <class Rng>
+std::string random_list(Rng& r, const RandomInst& in, std::uint32_t mask, std::uint64_t rep) {
   std::string out;
   const std::uint64_t align = ~std::uint64_t{in.size - 1};
   std::uint64_t distinct[4];
@@ -114,8 +115,10 @@ inline std::string random_list(TestRng& r, const RandomInst& in, std::uint32_t m
 /// the top of the address space); more static instructions than the memo has slots, large
 /// instruction ids, one id with two operations; known and unknown SMs; kernels with shared
 /// memory, registers, carve-out preferences and FLOPs, some ids skipped.
-inline std::string random_trace(std::uint64_t seed) {
-  TestRng r(seed);
+/// The choices come from `r`: a TestRng, or anything with its next, below, chance and pick (a
+/// fuzzer's input, tests/fuzz/fuzz_engines.cc).
+template <class Rng>
+std::string random_trace_from(Rng& r) {
   std::string body = "#wtrace 1\n";
   static const char* const kOps[] = {"LDG", "STG", "LDS", "STS", "LDL", "STL", "ATOMG", "RED"};
   static const std::int64_t kStrides[] = {0,   1,   2,   4,    8,    12, 16, 24,  32,  64,
@@ -188,6 +191,12 @@ inline std::string random_trace(std::uint64_t seed) {
   return body;
 }
 
+/// random_trace_from a TestRng seeded `seed`.
+inline std::string random_trace(std::uint64_t seed) {
+  TestRng r(seed);
+  return random_trace_from(r);
+}
+
 /// Random configuration overrides ("section.key=value") over a preset, in groups that go
 /// together: DRAM interleaves under a line (a request per segment) and the row model with small
 /// windows; small L1s and L2s (evictions, write-backs during the kernel), L2 lines of 64 to 256
@@ -195,7 +204,8 @@ inline std::string random_trace(std::uint64_t seed) {
 /// hashes, every replacement policy, L1s that do not cache global loads or are non-sectored, an
 /// L2 that persists across kernels, other coalescing rules. Some groups are invalid over some
 /// presets (or after others): the caller drops those.
-inline std::vector<std::vector<std::string>> random_overrides(TestRng& r) {
+template <class Rng>
+std::vector<std::vector<std::string>> random_overrides(Rng& r) {
   std::vector<std::vector<std::string>> o;
   auto maybe = [&](unsigned percent, std::string s) {
     if (r.chance(percent)) o.push_back({std::move(s)});

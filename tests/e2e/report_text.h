@@ -19,49 +19,12 @@
 #include "sim/replay/simulator.h"
 #include "sim/report/report.h"
 #include "tests/e2e/mixed_traces.h"
+#include "tests/e2e/whole_report.h"
 #include "tests/test_paths.h"
 #include "tests/tools/cli/cli_runner.h"
 #include "trace/import/formats.h"
 
 namespace gms::test {
-
-/// What a run reports, as text: the JSON report, then what the JSON leaves out; or its error.
-inline std::string report_text(const std::vector<KernelStats>& kernels, const SimConfig& cfg) {
-  std::ostringstream out;
-  print_report(out, RunReport{cfg, {"trace"}, kernels}, ReportFormat::Json);
-  auto list = [](const std::vector<std::uint64_t>& v) {
-    return fmt::format("{}", fmt::join(v, ","));
-  };
-  for (const KernelStats& k : kernels) {
-    const TrafficProfile& t = k.traffic;
-    const DramTraffic& d = t.dram;
-    out << fmt::format("kernel {} {} flops={} arch={} records={}\n", k.kernel.id,
-                       kernel_mode_name(k.mode), k.kernel.flops, k.kernel.arch, k.records);
-    for (const auto& [key, value] : k.kernel.params) out << fmt::format(" {}={}", key, value);
-    out << fmt::format("\nsm_l1_sectors {}\nsm_shared_wavefronts {}\nl2_slice_sectors {}\n",
-                       list(t.sm_l1_sectors), list(t.sm_shared_wavefronts),
-                       list(t.l2_slice_sectors));
-    out << fmt::format("dram channel_bytes {}\ndram read {} write {} flush {} rows {}/{}\n",
-                       list(d.channel_bytes), d.read_bytes, d.write_bytes, d.flush_write_bytes,
-                       d.row_hits, d.row_misses);
-    out << fmt::format("load_requests {} placement {} {} {} earlier_writes {}\n", t.load_requests,
-                       k.resident_ctas_per_sm, k.carveout_kb, k.l1_bytes,
-                       k.earlier_kernels_write_bytes);
-    const TimeEstimate& e = k.time;
-    out << fmt::format("time {:a} {:a} {:a} {:a} {:a} {:a} {} {:a} {:a} {:a} {:a} {:a} {:a}\n",
-                       e.dram_ns, e.l2_ns, e.l1_ns, e.latency_ns, e.overhead_ns, e.estimate_ns,
-                       bound_name(e.bound), e.waves, e.dram_efficiency, e.avg_load_latency_ns,
-                       e.dram_gbps, e.l2_gbps, e.l1_gbps);
-    const Roofline& r = k.roofline;
-    out << fmt::format("roofline {} {} {:a} {:a} {:a} {:a} {}\n", r.known, r.flops, r.intensity,
-                       r.intensity_cold, r.balance, r.attainable_flops_per_s,
-                       roofline_bound_name(r.bound));
-    for (const InstrStats& row : k.instructions)
-      out << fmt::format("row {} {} {} {}\n", row.inst, op_name(row.op), row.size,
-                         row.segment_bytes);
-  }
-  return out.str();
-}
 
 /// One replay's report text (or error), with the per-unit vectors kept.
 template <class Source>
@@ -80,9 +43,16 @@ std::string replay_text(const Source& source, const SimConfig& cfg, RunOptions o
 }
 
 /// True when `fast` is `reference`; else adds a failure that shows the first line that differs,
-/// with its neighbours, under `what`.
+/// with its neighbours, under `what`. Two runs that both failed do not agree (they may share a
+/// bug that throws): that is a failure too, unless the test expects the error, a non-empty
+/// `expected_error` that the message contains.
 inline bool same_text(const std::string& reference, const std::string& fast,
-                      const std::string& what) {
+                      const std::string& what, const std::string& expected_error = "") {
+  if (reference == fast && reference.starts_with("error: ")) {
+    if (!expected_error.empty() && reference.find(expected_error) != std::string::npos) return true;
+    ADD_FAILURE() << what << ": both runs failed, with " << reference;
+    return false;
+  }
   if (reference == fast) return true;
   std::istringstream a(reference), b(fast);
   std::string la, lb, before;

@@ -91,7 +91,7 @@ TEST(TimeBoundsTest, StridedStoresThatFitInL2AreL2Bound) {
 }
 
 TEST(TimeBoundsTest, TiledMatrixProductIntensityIsTileOverFour) {
-  // EXAMPLES.md B8 through generated traces: FLOPs 2N^3 over the cold model's global bytes
+  // docs/examples.md B8 through generated traces: FLOPs 2N^3 over the cold model's global bytes
   // (8N^3 / T read, plus C written once) gives about T/4; on a 20 TFLOP/s, 1 TB/s machine
   // (balance 20) T = 16 and 32 are memory-bound.
   test::TempDir dir;
@@ -115,7 +115,7 @@ TEST(TimeBoundsTest, TiledMatrixProductIntensityIsTileOverFour) {
 }
 
 TEST(TimeBoundsTest, NaiveVersusTiledTrafficRatioIsTheTile) {
-  // EXAMPLES.md D: thread reads of global memory fall by T = 16.
+  // docs/examples.md D: thread reads of global memory fall by T = 16.
   test::TempDir dir;
   const KernelStats naive = run(gen(dir, "naive", "matmul_naive --n 64 --tile 16"), SimMode::Cold);
   const KernelStats tiled = run(gen(dir, "tiled", "matmul_tiled --n 64 --tile 16"), SimMode::Cold);

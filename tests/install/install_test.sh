@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # install_test.sh BUILD_DIR SOURCE_DIR PYTHON: installs BUILD_DIR into a fresh temporary prefix
 # and uses each installed piece from there, outside the source tree: the program run from
-# another folder with a preset by name (found in the prefix's data folder), its man page, a tiny
-# CMake project that links gpumemsim::gpumemsim, and the Python module imported from the prefix.
+# another folder with a preset by name (found in the prefix's data folder), its documents (the
+# hardware notes that `presets` points to), its man page, a tiny CMake project that links
+# gpumemsim::gpumemsim, and the Python module imported from the prefix.
 # Each check compares with the build tree's own program. Exits non-zero on the first failure.
 set -euo pipefail
 build=$(realpath "$1")
@@ -16,7 +17,8 @@ fail() { echo "install_test: $*" >&2; exit 1; }
 cmake --install "$build" --prefix "$prefix" > "$tmp/install.log"
 for f in bin/gpumemsim share/gpumemsim/presets/volta-v100.ini share/man/man1/gpumemsim.1 \
          share/gpumemsim/examples/example_stream.wtrace include/gpumemsim/sim/replay/simulator.h \
-         include/gpumemsim/sim/config/default_config.h lib/cmake/gpumemsim/gpumemsimConfig.cmake; do
+         include/gpumemsim/sim/config/default_config.h lib/cmake/gpumemsim/gpumemsimConfig.cmake \
+         share/doc/gpumemsim/wtrace.md share/doc/gpumemsim/hardware.md share/doc/gpumemsim/config.md; do
   [ -f "$prefix/$f" ] || fail "$f is not installed"
 done
 
@@ -31,7 +33,12 @@ env -u GPUMEMSIM_PRESETS "$prefix/bin/gpumemsim" run "$trace" --config volta-v10
 cmp -s installed.json built.json || fail "installed run differs from the build tree's"
 env -u GPUMEMSIM_PRESETS "$prefix/bin/gpumemsim" presets | grep -q "^  $prefix/share/gpumemsim/presets\$" \
   || fail "presets does not search the prefix's data folder"
+# The hardware notes the sources column points into: the prefix's copy, the source tree's text.
+env -u GPUMEMSIM_PRESETS "$prefix/bin/gpumemsim" presets | grep -q "^  $prefix/share/doc/gpumemsim/hardware.md\$" \
+  || fail "presets does not point to the prefix's hardware notes"
+cmp -s "$prefix/share/doc/gpumemsim/hardware.md" "$src/docs/hardware.md" || fail "hardware.md differs"
 grep -q '^\.SS sweep' "$prefix/share/man/man1/gpumemsim.1" || fail "man page lacks the commands"
+grep -q 'share/doc/gpumemsim/' "$prefix/share/man/man1/gpumemsim.1" || fail "man page lacks SEE ALSO"
 # README "Install" shows this listing for the prefix /opt/gpumemsim.
 env -u GPUMEMSIM_PRESETS "$prefix/bin/gpumemsim" presets | sed "s|$prefix|/opt/gpumemsim|" > presets.txt
 "$python" - "$src/README.md" presets.txt <<'PY' || fail "README's presets listing is not the program's"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 REPO = "te42kyfo/gpu-benches"
 
-# board notes: what each result file measured (the repository's README and HARDWARE.md section
+# board notes: what each result file measured (the repository's README and docs/hardware.md
 # "Caveats"; the clock is the one the file itself prints).
 BOARDS = {
     "v100": ("Tesla V100-PCIE-16GB (80 SMs)", "volta-v100"),
@@ -35,6 +35,19 @@ def last_commit(git_dir, path):
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
+def write_table(out, file_name, path, head, git_dir, board_line, preset, about, rows):
+    """One table: its source, board, preset and benchmark lines (`about`: the '# benchmark:'
+    paragraph and the '# columns:' line, as written), then its rows."""
+    with open(out / file_name, "w") as o:
+        o.write(f"# source: {REPO} {path} @ {head} (file last changed in {last_commit(git_dir, path)})\n")
+        o.write(f"# board: {board_line}\n")
+        o.write(f"# preset: {preset}\n")
+        for line in about:
+            o.write(line + "\n")
+        for r in rows:
+            o.write(" ".join(r) + "\n")
+
+
 def latency(git_dir, head, board, out):
     path = f"gpu-latency/{board}.txt"
     text = show(git_dir, head, path)
@@ -46,16 +59,13 @@ def latency(git_dir, head, board, out):
     clocks = {r[1] for r in rows}
     assert len(clocks) == 1, (path, clocks)
     name, preset = BOARDS[board]
-    with open(out / f"latency_{board}.txt", "w") as o:
-        o.write(f"# source: {REPO} {path} @ {head} (file last changed in {last_commit(git_dir, path)})\n")
-        o.write(f"# board: {name}; clock: {rows[0][1]} MHz (as the file prints it)\n")
-        o.write(f"# preset: {preset}\n")
-        o.write("# benchmark: gpu-latency/main.cu: one CTA of 64 threads chases one random cyclic chain\n")
-        o.write("#   of 8-byte pointers spaced 64 bytes apart (all lanes load the same address), plain\n")
-        o.write("#   loads; one warm-up launch, then the minimum of 7 launches of max(LEN, 1e6) loads.\n")
-        o.write("# columns: footprint_kb (LEN x 64 B / 1024, truncated), ns_per_load, cycles_per_load\n")
-        for r in rows:
-            o.write(f"{r[2]} {r[3]} {r[4]}\n")
+    write_table(out, f"latency_{board}.txt", path, head, git_dir,
+                f"{name}; clock: {rows[0][1]} MHz (as the file prints it)", preset, [
+                    "# benchmark: gpu-latency/main.cu: one CTA of 64 threads chases one random cyclic chain",
+                    "#   of 8-byte pointers spaced 64 bytes apart (all lanes load the same address), plain",
+                    "#   loads; one warm-up launch, then the minimum of 7 launches of max(LEN, 1e6) loads.",
+                    "# columns: footprint_kb (LEN x 64 B / 1024, truncated), ns_per_load, cycles_per_load",
+                ], [r[2:5] for r in rows])
 
 
 def stream(git_dir, head, board, out):
@@ -73,18 +83,69 @@ def stream(git_dir, head, board, out):
         if len(l) == 3 and len(r) == len(header):
             rows.append(l + r)
     name, preset = BOARDS[board]
-    with open(out / f"stream_{board}.txt", "w") as o:
-        o.write(f"# source: {REPO} {path} @ {head} (file last changed in {last_commit(git_dir, path)})\n")
-        o.write(f"# board: {name}; clock: not printed by the file\n")
-        o.write(f"# preset: {preset}\n")
-        o.write("# benchmark: gpu-stream/main.cu: one element (double) per thread, 128 Mi + 2 elements\n")
-        o.write("#   per array, grid of N / block + 1 CTAs; 6 KB of static shared memory per CTA and the\n")
-        o.write("#   smallest carve-out (percent) for which cudaOccupancyMaxActiveBlocksPerMultiprocessor\n")
-        o.write("#   gives 2 CTAs per SM; GB/s = arrays x N x 8 B / median time (GB = 1e9 B).\n")
-        o.write("#   arrays: init 1 (store), read 1 (load), scale 2 (load+store), triad 3 (2 loads+store)\n")
-        o.write("# columns: block threads occupancy_pct " + " ".join(header) + "\n")
-        for r in rows:
-            o.write(" ".join(r) + "\n")
+    write_table(out, f"stream_{board}.txt", path, head, git_dir,
+                f"{name}; clock: not printed by the file", preset, [
+                    "# benchmark: gpu-stream/main.cu: one element (double) per thread, 128 Mi + 2 elements",
+                    "#   per array, grid of N / block + 1 CTAs; 6 KB of static shared memory per CTA and the",
+                    "#   smallest carve-out (percent) for which cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+                    "#   gives 2 CTAs per SM; GB/s = arrays x N x 8 B / median time (GB = 1e9 B).",
+                    "#   arrays: init 1 (store), read 1 (load), scale 2 (load+store), triad 3 (2 loads+store)",
+                    "# columns: block threads occupancy_pct " + " ".join(header),
+                ], rows)
+
+
+STRIDE_BOARDS = {
+    "a100": ("A100 (108 SMs; the file does not say which memory size)", "ampere-a100"),
+    "h200": ("H200 SXM (132 SMs)", "hopper-h200"),
+}
+
+
+def strides(git_dir, head, board, out):
+    """gpu-strides' stride rows ('float|double stride S S cycles B/clk data_pipe t_output lts')."""
+    path = f"gpu-strides/{board}.txt"
+    rows = []
+    for line in show(git_dir, head, path).splitlines():
+        f = line.split()
+        if len(f) == 9 and f[0] in ("float", "double") and f[1] == "stride":
+            rows.append(["4" if f[0] == "float" else "8", f[2], f[4], f[6], f[7]])
+    name, preset = STRIDE_BOARDS[board]
+    write_table(out, f"strides_{board}.txt", path, head, git_dir,
+                f"{name}; clock: the SM clock of each measurement (cycles are SM cycles)", preset, [
+                    "# benchmark: gpu-strides/main.cu strideKernel: one CTA of 1024 threads on one SM; thread t",
+                    "#   reads A[(t % 64) x stride + 4k] for k = 0..7 (8 loads a loop trip, float or double), the",
+                    "#   same addresses every trip (L1 hits); cycles = SM cycles / warp-level loads; the data-pipe",
+                    "#   and t-stage output wavefronts per load are Nsight Compute's l1tex__data_pipe_lsu_wavefronts",
+                    "#   and l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_ld over the loads.",
+                    "# columns: elem_bytes stride cycles_per_load data_pipe_wavefronts t_output_wavefronts",
+                ], rows)
+
+
+L2_CACHE_BOARDS = {
+    "a100_80": BOARDS["a100_80"],
+    "h100_pcie": BOARDS["h100_pcie"],
+    "h200": BOARDS["h200"],
+}
+
+
+def l2_cache(git_dir, head, board, out):
+    """gpu-l2-cache's rows ('512 kB   1536 kB   4ms   1.0%   13526.6 GB/s   0 GB/s ...')."""
+    path = f"gpu-l2-cache/{board}.txt"
+    rows = []
+    for line in show(git_dir, head, path).splitlines():
+        f = line.split()
+        if len(f) == 16 and f[1] == "kB" and f[3] == "kB" and f[4].endswith("ms"):
+            rows.append([f[0], f[2], f[4][:-2], f[5].rstrip("%"), f[6], f[8], f[10], f[12], f[14]])
+    name, preset = L2_CACHE_BOARDS[board]
+    write_table(out, f"l2bw_{board}.txt", path, head, git_dir,
+                f"{name}; clock: not printed by the file", preset, [
+                    "# benchmark: gpu-l2-cache/main.cu sumKernel: CTAs of 1024 threads, each reading one data set of",
+                    "#   512 KiB (64 doubles per thread; as of 3088b33 thread t of CTA b reads B[j] and B[j + 1024],",
+                    "#   j = 2048 (R i + b mod R) + t, i = 0..31), R data sets reread cyclically by 200,000 CTAs",
+                    "#   (100,000 before 3088b33); GB/s = CTAs x 512 KiB / the minimum of 7 launches (GB = 1e9 B).",
+                    "#   The four counter columns print 0 in these files.",
+                    "# columns: block_kb dataset_kb ms spread_pct gbps dram_read_gbps dram_write_gbps "
+                    "l2_read_gbps l2_write_gbps",
+                ], rows)
 
 
 def main():
@@ -96,6 +157,10 @@ def main():
         latency(git_dir, head, b, out)
     for b in ("v100", "a100_40", "a100_80", "h100_pcie", "h200"):
         stream(git_dir, head, b, out)
+    for b in STRIDE_BOARDS:
+        strides(git_dir, head, b, out)
+    for b in L2_CACHE_BOARDS:
+        l2_cache(git_dir, head, b, out)
 
 
 if __name__ == "__main__":

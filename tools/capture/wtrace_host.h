@@ -1,6 +1,6 @@
 #pragma once
 /// Host side of the capture library: the record a warp appends on the device, and its
-/// conversion into wtrace v1 text (../shared/groundtruth/README.md, section 1).
+/// conversion into wtrace v1 text (docs/wtrace.md).
 ///
 /// Plain C++20, no CUDA and no project headers, so a CUDA user can include it from capture.cuh
 /// and the CPU-only tests can exercise it. Usage:

@@ -30,6 +30,11 @@ namespace {
 class DistinctCount {
  public:
   void add(std::uint64_t key) {
+    // The key just added again (the next lane of a coalesced access, mostly): neither the
+    // registers nor the set would change.
+    if (key == last_ && any_) return;
+    last_ = key;
+    any_ = true;
     const std::uint64_t h = mix(key);
     const std::size_t idx = h >> (64 - kBits);
     const int rank = std::countl_zero((h << kBits) | (std::uint64_t{1} << (kBits - 1))) + 1;
@@ -71,6 +76,8 @@ class DistinctCount {
   std::array<std::uint8_t, kRegs> regs_{};
   std::unordered_set<std::uint64_t> set_;
   bool exact_ = true;
+  std::uint64_t last_ = 0;  // the last key added, when any_
+  bool any_ = false;
 };
 
 /// Lowest and highest byte touched.
@@ -99,10 +106,27 @@ std::string import_summary(const trace::ImportCounts& c, const std::vector<std::
   if (!by_opcode.empty()) by_opcode += ")";
   row("unsupported memory space", c.unsupported, by_opcode);
   row("no active lane", c.inactive);
+  auto listed = [](const std::map<std::string, std::uint64_t, std::less<>>& by) {
+    std::string t;
+    for (const auto& [name, n] : by) t += fmt::format("{}{} {}", t.empty() ? " (" : ", ", name, n);
+    return t.empty() ? t : t + ")";
+  };
+  // The rows below appear only when an import met what they count (older outputs unchanged).
+  if (c.bulk_copies != 0) row("TMA bulk copies", c.bulk_copies, listed(c.bulk_by_opcode));
   if (accelsim) {
     row("memcpy commands ignored", c.memcpy_commands);
     row("generic LD/ST as shared", c.generic_unresolved, " (no shmem/local base addresses)");
   }
+  if (c.ldgsts != 0 || c.trailing_by_field.size() + c.block_keys + c.other_lines != 0)
+    text += "  read past:\n";
+  if (c.ldgsts != 0) row("LDGSTS shared writes", c.ldgsts, " (the global reads are replayed)");
+  if (!c.trailing_by_field.empty()) {
+    std::uint64_t n = 0;
+    for (const auto& [field, lines] : c.trailing_by_field) n += lines;
+    row("trailing fields", n, listed(c.trailing_by_field));
+  }
+  if (c.block_keys != 0) row("block key lines", c.block_keys, " (cluster id, rank, ...)");
+  if (c.other_lines != 0) row("non-record lines", c.other_lines, " (banner, program output)");
   text += fmt::format("  warnings: {}\n", warnings.size());
   for (const std::string& w : warnings) text += fmt::format("    {}\n", w);
   return text;
@@ -114,7 +138,10 @@ int cmd_info(const std::vector<std::string>& args) {
   po::options_description visible("options");
   visible.add_options()("trace-format", po::value<std::string>()->default_value("auto"),
                         "input format: auto (from the content), wtrace, gmt, accelsim, nvbit")(
-      "no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)");
+      "no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)")(
+      "strict", po::bool_switch(),
+      "refuse Accel-Sim lines with fields after the address list that no '#traces format' line "
+      "explains (default: read them, warn once per file)");
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "info",
@@ -127,6 +154,8 @@ int cmd_info(const std::vector<std::string>& args) {
       "warnings of the import.",
       visible, vm);
   const auto format = trace::parse_trace_format(vm["trace-format"].as<std::string>());
+  trace::ImportOptions import;
+  import.strict = vm["strict"].as<bool>();
   if (traces.empty()) return 0;
 
   std::string text;
@@ -134,7 +163,7 @@ int cmd_info(const std::vector<std::string>& args) {
   {  // the bar is cleared before the text is written
     const ProgressBar bar(trace::input_bytes_total(traces), !vm["no-progress"].as<bool>());
     for (const std::string& path : traces) {
-      auto reader = trace::open_trace_reader(path, format);
+      auto reader = trace::open_trace_reader(path, format, import);
       const auto* accelsim = dynamic_cast<const trace::AccelSimReader*>(reader.get());
       const auto* nvbit = dynamic_cast<const trace::NvbitReader*>(reader.get());
       text += fmt::format("{}\n", path);

@@ -31,7 +31,7 @@ int cmd_presets(const std::vector<std::string>& args) {
   if (format == "names") {
     for (const PresetInfo& p : presets) out += p.name + "\n";
   } else {
-    out = format_preset_table(presets, dirs);
+    out = format_preset_table(presets, dirs, program_hardware_notes(current_program()));
   }
   write_output("-", out);
   return 0;

@@ -3,10 +3,10 @@
 #include <charconv>
 #include <map>
 #include <sstream>
-#include <thread>
 
 #include "sim/config/config.h"
 #include "sim/core/error.h"
+#include "sim/diagnosis/diagnose.h"
 #include "sim/replay/simulator.h"
 #include "sim/report/report.h"
 #include "tools/cli/commands.h"
@@ -36,40 +36,28 @@ std::map<std::uint32_t, std::uint64_t> parse_flops(const std::vector<std::string
   return out;
 }
 
-/// --engine: fast or reference.
-Engine parse_engine(const std::string& name) {
-  if (name == "fast") return Engine::Fast;
-  if (name == "reference") return Engine::Reference;
-  fail("--engine '{}': expected fast or reference", name);
-}
-
-/// --threads: 0 is one per core; the reference engine replays on one thread only.
+/// --threads with --engine: the reference and one-pass engines replay on one thread only.
 unsigned threads_option(unsigned threads, Engine engine) {
-  if (engine == Engine::Reference) {
-    if (threads > 1) fail("--threads {}: the reference engine replays on one thread", threads);
-    return 1;
-  }
-  return threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+  if ((engine == Engine::Reference || engine == Engine::OnePass) && threads > 1)
+    fail("--threads {}: the {} engine replays on one thread", threads, engine_name(engine));
+  return threads;
 }
 
 }  // namespace
 
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description visible("options");
+  add_config_options(visible);
   // clang-format off
   visible.add_options()
-      ("config", po::value<std::vector<std::string>>()->composing(),
-       "preset or configuration file (.ini); several are applied in order over the built-in "
-       "hopper-h200 preset")
-      ("set", po::value<std::vector<std::string>>()->composing(),
-       "override one key: --set section.key=value (see docs/config.md)")
       ("mode", po::value<std::string>()->default_value("cold"),
        "cold (every access misses: the notes' model), cached (L1, L2, DRAM) or both")
-      ("engine", po::value<std::string>()->default_value("fast"),
-       "fast (memo, batches, shortcuts) or reference (record by record, in trace order: the "
-       "model's specification); the results are the same")
+      ("engine", po::value<std::string>()->default_value("auto"),
+       "auto (fast), fast (memo, batches, shortcuts), reference (record by record, in trace "
+       "order: the model's specification) or onepass; the results are the same")
       ("threads", po::value<unsigned>()->default_value(0),
-       "replay on this many threads (0: one per core); the results are the same for any number")
+       "replay on this many threads (0: the program chooses: one per core for a cached replay "
+       "of scattered warps, else one); the results are the same for any number")
       ("kernel", po::value<std::vector<std::uint32_t>>()->composing(),
        "replay only this kernel id (repeatable)")
       ("flops", po::value<std::vector<std::string>>()->composing(),
@@ -78,15 +66,22 @@ int cmd_run(const std::vector<std::string>& args) {
       ("output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout")
       ("trace-format", po::value<std::string>()->default_value("auto"),
        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit")
+      ("strict", po::bool_switch(),
+       "refuse Accel-Sim lines with fields after the address list that no '#traces format' line "
+       "explains (default: read them, warn once per file)")
+      ("pattern", po::bool_switch(),
+       "add a pattern column: each instruction's access pattern, from its addresses (one more "
+       "read of the trace; the counts are the same)")
       ("no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)");
   // clang-format on
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "run",
       "usage: gpumemsim run TRACE... [--config NAME|FILE] [--set KEY=VALUE]... "
-      "[--mode cold|cached|both] [--engine fast|reference] [--threads N] [--kernel ID]... "
+      "[--mode cold|cached|both] [--engine auto|fast|reference|onepass] [--threads N] [--kernel "
+      "ID]... "
       "[--format "
-      "table|csv|json|html] [-o FILE]\n"
+      "table|csv|json|html] [--pattern] [-o FILE]\n"
       "Replays warp traces (wtrace text, .zst, .gmt, Accel-Sim kernelslist.g or .traceg[.xz],\n"
       "NVBit mem_trace logs; - for stdin) and reports\n"
       "per-instruction coalescing and shared-memory bank statistics.",
@@ -95,13 +90,8 @@ int cmd_run(const std::vector<std::string>& args) {
 
   const ReportFormat format = parse_report_format(vm["format"].as<std::string>());
 
-  ConfigSources sources;
-  if (vm.count("config"))
-    sources.files = resolve_config_args(vm["config"].as<std::vector<std::string>>());
-  if (vm.count("set")) sources.overrides = vm["set"].as<std::vector<std::string>>();
-
   RunReport report;
-  report.config = load_config(sources);
+  report.config = config_from_options(vm);
   report.traces = traces;
   RunOptions opts;
   opts.mode = parse_sim_mode(vm["mode"].as<std::string>());
@@ -110,21 +100,23 @@ int cmd_run(const std::vector<std::string>& args) {
   if (vm.count("flops")) opts.flops = parse_flops(vm["flops"].as<std::vector<std::string>>());
   if (vm.count("kernel")) opts.kernel_ids = vm["kernel"].as<std::vector<std::uint32_t>>();
 
-  const trace::TraceFormat trace_format =
-      trace::parse_trace_format(vm["trace-format"].as<std::string>());
+  opts.trace_format = trace::parse_trace_format(vm["trace-format"].as<std::string>());
+  opts.import.strict = vm["strict"].as<bool>();
   {
     const ProgressBar bar(trace::input_bytes_total(traces), !vm["no-progress"].as<bool>());
-    if (trace_format == trace::TraceFormat::Auto) {
-      report.kernels = simulate(report.traces, report.config, opts);
-    } else {
-      auto chain = trace::open_trace_chain(report.traces, trace_format);
-      report.kernels = simulate(*chain, report.config, opts);
-    }
+    report.kernels = simulate(report.traces, report.config, opts);
   }
   for (std::uint32_t id : opts.kernel_ids) {
     if (std::none_of(report.kernels.begin(), report.kernels.end(),
                      [id](const KernelStats& k) { return k.kernel.id == id; }))
       fail("run: kernel id {} is not in the given traces", id);
+  }
+
+  if (vm["pattern"].as<bool>()) {
+    auto chain = open_run_chain(report.traces, opts);
+    for (const KernelPatterns& k : diagnose(*chain, report.config, opts))
+      for (const PatternSummary& s : k.instructions)
+        report.patterns[{k.kernel.id, s.inst, s.op, s.size}] = summary_label(s);
   }
 
   std::ostringstream out;

@@ -18,13 +18,10 @@ int cmd_validate(const std::vector<std::string>& args) {
   po::options_description visible("options");
   visible.add_options()("ncu", po::value<std::string>()->required(),
                         "measured counters: ncu --csv --page raw --print-units base output, or "
-                        "the groundtruth h200_counters.csv layout")(
-      "config", po::value<std::vector<std::string>>()->composing(),
-      "preset name or .ini file(s) over the built-in hopper-h200")(
-      "set", po::value<std::vector<std::string>>()->composing(),
-      "override one key: --set section.key=value")(
-      "match", po::value<std::string>()->default_value("order"),
-      "how kernels pair: order, name, or id (groundtruth layout)")(
+                        "the groundtruth h200_counters.csv layout");
+  add_config_options(visible);
+  visible.add_options()("match", po::value<std::string>()->default_value("order"),
+                        "how kernels pair: order, name, or id (groundtruth layout)")(
       "tolerance", po::value<double>(),
       "largest error allowed, in percent (points for percentages); exit status 3 past it")(
       "format", po::value<std::string>()->default_value("table"), "table, csv, json or html")(
@@ -40,10 +37,6 @@ int cmd_validate(const std::vector<std::string>& args) {
       visible, vm);
   if (traces.empty()) return 0;
   const ReportFormat format = parse_report_format(vm["format"].as<std::string>());
-  ConfigSources sources;
-  if (vm.count("config"))
-    sources.files = resolve_config_args(vm["config"].as<std::vector<std::string>>());
-  if (vm.count("set")) sources.overrides = vm["set"].as<std::vector<std::string>>();
   const MatchBy match = parse_match_by(vm["match"].as<std::string>());
   std::optional<double> tolerance;
   if (vm.count("tolerance")) {
@@ -53,9 +46,10 @@ int cmd_validate(const std::vector<std::string>& args) {
   const std::string ncu_file = vm["ncu"].as<std::string>();
   const MeasuredTable measured = read_measured_csv(ncu_file);
 
-  const SimConfig cfg = load_config(sources);
+  const SimConfig cfg = config_from_options(vm);
   RunOptions opts;
   opts.mode = SimMode::Both;
+  opts.threads = 0;  // the program chooses, as `run` does
   Validation v = validate_kernels(measured, simulate(traces, cfg, opts), match, tolerance);
   v.ncu_file = ncu_file;
   v.traces = traces;

@@ -17,4 +17,5 @@ int cmd_merge(const std::vector<std::string>& args);
 int cmd_compare(const std::vector<std::string>& args);
 int cmd_validate(const std::vector<std::string>& args);
 int cmd_presets(const std::vector<std::string>& args);
+int cmd_explain(const std::vector<std::string>& args);
 }  // namespace gms::cli

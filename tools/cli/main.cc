@@ -1,5 +1,6 @@
 // gpumemsim: command-line entry point. Dispatches to one subcommand; the only place that
 // catches errors, logs them and turns them into an exit status.
+#include <spdlog/cfg/env.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -19,6 +20,7 @@ constexpr std::string_view kUsage =
     "\n"
     "commands:\n"
     "  run      replay traces and report per-instruction memory statistics\n"
+    "  explain  diagnose each instruction's access pattern; rank fixes by the time they save\n"
     "  gen      write a synthetic trace for a named access pattern\n"
     "  convert  convert a trace between wtrace text, zstd text and native binary (.gmt)\n"
     "  info     summarise a trace (kernels, records, operations)\n"
@@ -35,8 +37,9 @@ constexpr std::string_view kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
-  spdlog::set_default_logger(spdlog::stderr_color_st("gpumemsim"));
+  spdlog::set_default_logger(spdlog::stderr_color_mt("gpumemsim"));
   spdlog::set_pattern("gpumemsim: %^%l%$: %v");
+  spdlog::cfg::load_env_levels();  // SPDLOG_LEVEL=debug: the program's choices too
   if (argc < 2) {
     std::fputs(kUsage.data(), stderr);
     return 2;
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 2, argv + argc);
   try {
     if (command == "run") return gms::cli::cmd_run(args);
+    if (command == "explain") return gms::cli::cmd_explain(args);
     if (command == "gen") return gms::cli::cmd_gen(args);
     if (command == "convert") return gms::cli::cmd_convert(args);
     if (command == "info") return gms::cli::cmd_info(args);

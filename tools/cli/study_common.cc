@@ -22,6 +22,22 @@ std::vector<std::string> resolve_config_args(const std::vector<std::string>& arg
   return out;
 }
 
+void add_config_options(po::options_description& options) {
+  options.add_options()("config", po::value<std::vector<std::string>>()->composing(),
+                        "preset or configuration file (.ini); several are applied in order over "
+                        "the built-in hopper-h200 preset")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override one key: --set section.key=value (see docs/config.md)");
+}
+
+SimConfig config_from_options(const po::variables_map& vm) {
+  ConfigSources sources;
+  if (vm.count("config"))
+    sources.files = resolve_config_args(vm["config"].as<std::vector<std::string>>());
+  if (vm.count("set")) sources.overrides = vm["set"].as<std::vector<std::string>>();
+  return load_config(sources);
+}
+
 ProgressBar::ProgressBar(const SweepProgress& progress, bool enabled) : progress_(&progress) {
   start(enabled);
 }

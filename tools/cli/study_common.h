@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include "sim/config/config.h"
+#include "tools/cli/options.h"
 #include "tools/study/sweep.h"
 
 namespace gms::cli {
@@ -18,6 +20,14 @@ std::vector<std::string> default_preset_dirs();
 
 /// `--config` values: an existing file as is, otherwise a preset name.
 std::vector<std::string> resolve_config_args(const std::vector<std::string>& args);
+
+/// `--config NAME|FILE` (repeatable) and `--set KEY=VALUE` (repeatable), as run, explain and
+/// validate take them.
+void add_config_options(po::options_description& options);
+
+/// The configuration those options name: the built-in preset, then each --config in order, then
+/// each --set.
+SimConfig config_from_options(const po::variables_map& vm);
 
 /// A one-line progress bar on standard error (percent, work done, rate, ETA), redrawn by its own
 /// thread a few times a second; shown only when standard error is a terminal and `enabled`.

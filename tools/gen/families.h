@@ -41,6 +41,7 @@ GMS_GEN_PATTERN(random);
 // microbench_patterns.cc: published microbenchmarks' address patterns (tests/fidelity).
 GMS_GEN_PATTERN(pointer_chase);
 GMS_GEN_PATTERN(stream_occupancy);
+GMS_GEN_PATTERN(cta_reuse);
 
 #undef GMS_GEN_PATTERN
 

@@ -1,5 +1,5 @@
 // Global-memory lane-address patterns: one instruction (or one per struct field) per warp, lane t
-// of warp w being global thread g = 32w + t (EXAMPLES.md A and B).
+// of warp w being global thread g = 32w + t (docs/examples.md A and B).
 #include "sim/core/error.h"
 #include "tools/gen/emit.h"
 #include "tools/gen/families.h"

@@ -1,6 +1,6 @@
 // Matrix products C = A x B of n x n floats, one thread per output element, CTAs of T x T threads
-// (EXAMPLES.md D and B8), and the element-wise c = a + b that has no reuse. Lane addresses come
-// from the kernels' own index arithmetic: row = by*T + ty, col = bx*T + tx, warp = tid / 32.
+// (docs/examples.md D and B8), and the element-wise c = a + b that has no reuse. Lane addresses
+// come from the kernels' own index arithmetic: row = by*T + ty, col = bx*T + tx, warp = tid / 32.
 #include <algorithm>
 #include <array>
 

@@ -1,6 +1,7 @@
-// The address patterns of two published microbenchmarks, so their results can be replayed:
-// a pointer chase (latency versus footprint) and a one-element-per-thread stream (bandwidth
-// versus occupancy). tests/fidelity/ replays them against the measurements.
+// The address patterns of three published microbenchmarks, so their results can be replayed:
+// a pointer chase (latency versus footprint), a one-element-per-thread stream (bandwidth versus
+// occupancy) and CTAs that reread a few data sets (L2 bandwidth versus footprint).
+// tests/fidelity/ replays them against the measurements.
 #include <numeric>
 #include <vector>
 
@@ -14,6 +15,9 @@ namespace {
 constexpr std::uint64_t kChaseFootprint = std::uint64_t{1} << 20;
 constexpr std::uint64_t kStreamOccFootprint = std::uint64_t{128} << 20;
 constexpr std::uint32_t kStreamOccBlock = 256;
+constexpr std::uint32_t kReuseBlock = 1024;  // gpu-l2-cache's blockSize
+constexpr std::uint64_t kReuseLoads = 64;    // its N (loads per thread, 2 a trip) since 3088b33
+constexpr std::uint64_t kReuseSets = 3;      // data sets of the default footprint
 
 std::uint64_t chase_footprint(const GenParams& p) {
   return p.footprint != 0 ? p.footprint : kChaseFootprint;
@@ -39,6 +43,23 @@ KernelInfo bench_kernel(const GenParams& p, std::uint32_t id, std::string_view n
   if (p.carveout_kb) k.params.emplace_back("carveout_kb", std::to_string(*p.carveout_kb));
   for (auto& kv : extra) k.params.push_back(std::move(kv));
   return k;
+}
+
+std::uint32_t reuse_block(const GenParams& p) {
+  return p.block != 0 ? p.block : kReuseBlock;
+}
+
+std::uint64_t reuse_loads(const GenParams& p) {
+  return p.n != 0 ? p.n : kReuseLoads;
+}
+
+/// Bytes one CTA of cta_reuse reads: its data set.
+std::uint64_t reuse_set_bytes(const GenParams& p) {
+  return std::uint64_t{reuse_block(p)} * reuse_loads(p) * p.elem_bytes;
+}
+
+std::uint64_t reuse_sets(const GenParams& p) {
+  return p.footprint != 0 ? p.footprint / reuse_set_bytes(p) : kReuseSets;
 }
 
 }  // namespace
@@ -162,6 +183,65 @@ void emit_stream_occupancy(const GenParams& p, trace::TraceWriter& w) {
     }
   }
   batch.flush();
+}
+
+void validate_cta_reuse(const GenParams& p) {
+  const std::uint32_t block = reuse_block(p);
+  if (block % kWarpSize != 0 || block > 1024)
+    fail("--block must be a multiple of 32 up to 1024, not {}", block);
+  const std::uint64_t loads = reuse_loads(p);
+  if (loads % 2 != 0 || loads > 0xffffffffull)
+    fail("--n must be an even number of loads per thread (two a loop trip), not {}", loads);
+  const std::uint64_t set = reuse_set_bytes(p);
+  if (p.footprint != 0 && (p.footprint % set != 0 || p.footprint < set))
+    fail(
+        "--footprint {} must be a whole number of data sets of --block x --n x --elem = {} "
+        "bytes",
+        p.footprint, set);
+  if (reuse_sets(p) > 0xffffffffull || p.ctas > 0xffffffffull)
+    fail("cta_reuse: at most 2^32 data sets and CTAs");
+}
+
+void emit_cta_reuse(const GenParams& p, trace::TraceWriter& w) {
+  // gpu-l2-cache's sumKernel (te42kyfo/gpu-benches gpu-l2-cache/main.cu as of 3088b33): with R
+  // data sets, thread t of CTA b adds B[j] x B[j + block], j = 2 x block x (R x i + b mod R) + t,
+  // for i = 0 .. N/2 - 1, so CTA b reads data set b mod R (N/2 chunks of two blocks' elements,
+  // 2R blocks apart) and the grid rereads all R sets cyclically, from the L2 when they fit. N is
+  // a template constant, so the loop is unrolled: each of the N loads is its own instruction.
+  // The benchmark times the kernel after earlier launches have left the sets in the L2; a
+  // warm-up kernel of R CTAs reads each set once for that (replay with
+  // l2.persist_across_kernels=true).
+  const std::uint32_t block = reuse_block(p);
+  const std::uint32_t warps_per_cta = block / kWarpSize;
+  const std::uint64_t loads = reuse_loads(p), sets = reuse_sets(p);
+  const std::uint64_t ctas[2] = {sets, p.ctas != 0 ? p.ctas : 2 * sets};
+  const std::string_view names[2] = {"cta_reuse_warmup", "cta_reuse"};
+  for (int k = 0; k < 2; ++k) {
+    w.begin_kernel(bench_kernel(p, p.kernel_id + k, names[k],
+                                {static_cast<std::uint32_t>(ctas[k]), 1, 1}, {block, 1, 1}));
+    RecordBatch batch(w);
+    for (std::uint64_t cta = 0; cta < ctas[k]; ++cta) {
+      for (std::uint64_t load = 0; load < loads; ++load) {
+        const std::uint64_t trip = load / 2, half = load % 2;
+        const std::uint64_t chunk = 2 * std::uint64_t{block} * (sets * trip + cta % sets);
+        for (std::uint32_t warp = 0; warp < warps_per_cta; ++warp) {
+          WarpInstr& r = batch.add();
+          r.inst = static_cast<std::uint32_t>(load);
+          r.op = Op::LDG;
+          r.size = static_cast<std::uint8_t>(p.elem_bytes);
+          r.cta = static_cast<std::uint32_t>(cta);
+          r.warp = warp;
+          r.mask = ~LaneMask{0};
+          r.strided = true;
+          r.stride = p.elem_bytes;
+          const Addr lane0 = p.base + (chunk + half * block + warp * kWarpSize) * p.elem_bytes;
+          for (int l = 0; l < kWarpSize; ++l)
+            r.addr[l] = lane0 + static_cast<Addr>(l) * p.elem_bytes;
+        }
+      }
+    }
+    batch.flush();
+  }
 }
 
 }  // namespace gms::gen::detail

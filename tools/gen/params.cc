@@ -24,14 +24,15 @@ constexpr std::array kSpecs{
     ParamSpec{kParamOp, "op", "memory operation, e.g. LDG, STG, LDS, STS (default per pattern)"},
     ParamSpec{kParamN, "n",
               "matrix size N or row length (default: matrix_* 1024, smem_tile_column 32, "
-              "matmul_* 64, vector_add 1M); pointer_chase: measured loads (default one lap)"},
+              "matmul_* 64, vector_add 1M); pointer_chase: measured loads (default one lap); "
+              "cta_reuse: loads per thread (default 64)"},
     ParamSpec{kParamTile, "tile", "tile width T; CTAs are T x T threads (default 16)"},
     ParamSpec{kParamStructBytes, "struct-bytes", "bytes per struct of an AoS (default 12)"},
     ParamSpec{kParamField, "field", "struct field read by aos_field, in elements (default 0)"},
     ParamSpec{kParamRecords, "records", "warp instructions of stream/random (default 1M)"},
     ParamSpec{kParamFootprint, "footprint",
               "bytes per array of stream (default 256M), random (1G), pointer_chase (1M) or "
-              "stream_occupancy (128M)"},
+              "stream_occupancy (128M); cta_reuse: all data sets together (default 3 sets)"},
     ParamSpec{kParamSeed, "seed", "random seed (default 1)"},
     ParamSpec{kParamKind, "kind",
               "stream_occupancy kernel: read, write, copy, triad (default read)"},
@@ -39,6 +40,8 @@ constexpr std::array kSpecs{
               "shared memory per CTA in bytes, on the #kernel line (default 0)"},
     ParamSpec{kParamCarveout, "carveout",
               "carve-out in KiB written as the #kernel line's carveout_kb (default: none)"},
+    ParamSpec{kParamCtas, "ctas",
+              "CTAs of cta_reuse's measured kernel (default: twice its data sets)"},
 };
 
 template <class T>
@@ -158,6 +161,9 @@ void set_param(GenParams& p, Param bit, const std::string& value) {
       break;
     case kParamCarveout:
       p.carveout_kb = narrow<std::uint32_t>(v, name);
+      break;
+    case kParamCtas:
+      p.ctas = v;
       break;
     case kParamOp:
     case kParamKind:

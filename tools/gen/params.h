@@ -34,12 +34,13 @@ enum Param : std::uint32_t {
   kParamKind = 1u << 17,
   kParamShmem = 1u << 18,
   kParamCarveout = 1u << 19,
+  kParamCtas = 1u << 20,
 };
 
 /// The kernels of `stream_occupancy` (gpu-stream's init, read, scale and triad).
 enum class StreamKind : std::uint8_t { Read, Write, Copy, Triad };
 
-/// Every knob of every pattern, with the defaults of EXAMPLES.md (one warp of 32 lanes, 4-byte
+/// Every knob of every pattern, with the defaults of docs/examples.md (one warp of 32 lanes, 4-byte
 /// elements, base 0, all lanes active). A pattern reads only the fields of its parameter mask.
 struct GenParams {
   std::uint32_t kernel_id = 1;         ///< `id` of the emitted `#kernel` line
@@ -62,6 +63,7 @@ struct GenParams {
   StreamKind kind = StreamKind::Read;  ///< kernel of `stream_occupancy`
   std::uint64_t shmem = 0;             ///< shared memory per CTA on the `#kernel` line
   std::optional<std::uint32_t> carveout_kb;  ///< `carveout_kb` of the `#kernel` line; unset: none
+  std::uint64_t ctas = 0;  ///< CTAs of cta_reuse's measured kernel; 0 = twice its data sets
 };
 
 /// Describes one parameter for the command line: `--option VALUE`.

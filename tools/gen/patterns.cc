@@ -70,6 +70,11 @@ constexpr std::array kPatterns{
             "--shmem and --carveout set CTAs per SM",
             kParamKernelId | kParamBlock | kParamBase | kParamElem | kParamFootprint | kParamKind |
                 kParamShmem | kParamCarveout),
+    GMS_ROW(cta_reuse,
+            "gpu-l2-cache: CTA b reads data set b mod R (--n loads per thread), R = --footprint "
+            "/ (--block x --n x --elem); a warm-up kernel reads each set once, then --ctas CTAs",
+            kParamKernelId | kParamBlock | kParamBase | kParamElem | kParamN | kParamFootprint |
+                kParamCtas),
 };
 
 #undef GMS_ROW

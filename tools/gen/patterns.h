@@ -1,5 +1,5 @@
 #pragma once
-/// The synthetic trace generator: a table of named access patterns (EXAMPLES.md A-D plus bulk
+/// The synthetic trace generator: a table of named access patterns (docs/examples.md A-D plus bulk
 /// patterns for benchmarks), each emitting kernels and warp instructions into a TraceWriter.
 ///
 ///   gms::gen::GenParams p;

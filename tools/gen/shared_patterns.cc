@@ -1,5 +1,5 @@
-// Shared-memory bank patterns (EXAMPLES.md B4s, B6, C). Addresses are byte offsets in the CTA's
-// shared window; every CTA uses the same window, so warps repeat the pattern.
+// Shared-memory bank patterns (docs/examples.md B4s, B6, C). Addresses are byte offsets in the
+// CTA's shared window; every CTA uses the same window, so warps repeat the pattern.
 #include "sim/core/error.h"
 #include "tools/gen/emit.h"
 #include "tools/gen/families.h"

@@ -1,5 +1,5 @@
 #pragma once
-/// The calibration kernels of ../shared/groundtruth/README.md. Each id is its own __global__
+/// The calibration kernels of docs/groundtruth.md. Each id is its own __global__
 /// function named gt<ID>_<name> (so ncu's "Kernel Name" carries the id), templated on whether
 /// the capture records (gt<ID>_<name><true>) or not (<false>, the run ncu profiles). The index
 /// arithmetic is in kernel_addressing.h; the host model of the same kernels is kernel_model.h.

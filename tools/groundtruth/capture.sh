@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Captures the hardware ground truth of ../shared/groundtruth/README.md on a machine with an
+# Captures the hardware ground truth of docs/groundtruth.md on a machine with an
 # NVIDIA GPU, into tests/groundtruth/ (or OUT_DIR):
 #   1. gms_calibrate --capture: every calibration kernel with the trace capture on, giving
 #      traces/<id>-<name>.wtrace.zst, or traces/<id>-<name>.recipe (command + SHA-256) when the

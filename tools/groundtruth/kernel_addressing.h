@@ -1,5 +1,5 @@
 #pragma once
-/// The index arithmetic of every calibration kernel (ids of ../shared/groundtruth/README.md),
+/// The index arithmetic of every calibration kernel (ids of docs/groundtruth.md),
 /// in one place: the CUDA kernels (calibrate.cu) call these functions on the device, and the
 /// host model (kernel_model.h) and the unit tests call the same functions on the CPU. Plain
 /// C++20 when not compiled by nvcc.
@@ -18,9 +18,9 @@
 
 namespace gms::groundtruth {
 
-// ---- Patterns, ids 1-13 (EXAMPLES.md A and B) -------------------------------------------
+// ---- Patterns, ids 1-13 (docs/examples.md A and B) ----------------------------------------
 // One CTA of one warp; each active lane t loads one 4-byte float at pattern_offset(id, t).
-// The README lists 13 patterns for ids 1-12; the 24-byte struct got id 13.
+// 13 patterns: the 12-byte and 24-byte structs are ids 12 and 13.
 inline constexpr int kPatternFirstId = 1;
 inline constexpr int kPatternLastId = 13;
 inline constexpr std::uint64_t kPatternBufferBytes = 1u << 20;
@@ -66,8 +66,9 @@ GMS_HD constexpr std::uint64_t pattern_offset(int id, int t) {
 
 // ---- Shared-memory banks, ids 20-28 -------------------------------------------------------
 // One CTA of one warp; lane t loads smem_access_bytes(id) bytes at smem_offset(id, t) of a
-// 128-byte aligned shared array of kSmemArrayBytes. The README lists 9 cases for ids 20-27;
-// the 16-byte conflict-free case got id 28.
+// 128-byte aligned shared array of kSmemArrayBytes. 9 cases: 4-byte strides 1, 2, 3, 16, 32 (ids
+// 20-24), 8-byte conflict-free, broadcast and stride 32 elements (25-27), 16-byte conflict-free
+// (28).
 inline constexpr int kSmemFirstId = 20;
 inline constexpr int kSmemLastId = 28;
 inline constexpr std::uint32_t kSmemArrayBytes = 8192;

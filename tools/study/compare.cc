@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "sim/core/error.h"
+#include "sim/core/logger_ready.h"
 #include "sim/report/study_stats.h"
 #include "sim/report/tidy_csv.h"
 #include "tools/study/study_html.h"
@@ -203,6 +204,7 @@ Comparison compare_runs(const std::vector<std::string>& traces, const CompareSid
             "compare: both sides read the traces: '-' (stdin) can only be compared with --mode "
             "both");
     std::exception_ptr error;
+    make_logger_before_threads();
     std::thread other([&] {
       try {
         RunOptions opts;

@@ -8,12 +8,12 @@
 #include <map>
 
 #include "sim/core/error.h"
-#include "sim/replay/onepass_engine.h"
+#include "sim/replay/onepass/engine.h"
+#include "sim/replay/simulator.h"
 #include "sim/report/html/html_page.h"
 #include "sim/report/html/svg_chart.h"
 #include "sim/report/study_stats.h"
 #include "sim/report/tidy_csv.h"
-#include "trace/import/formats.h"
 
 namespace gms {
 
@@ -104,8 +104,8 @@ Curves compute_curves(const CurveSpec& spec) {
 
   RunOptions opts;
   opts.mode = SimMode::Cached;
-  auto reader = trace::open_trace_reader(spec.trace);
-  const std::vector<std::vector<KernelStats>> results = simulate_onepass(*reader, cfgs, opts);
+  opts.engine = Engine::OnePass;
+  const std::vector<std::vector<KernelStats>> results = simulate_many({spec.trace}, cfgs, opts);
   const std::size_t n = cfgs.size();
   for (std::size_t k = 0; k < results[0].size(); ++k) {
     const KernelStats& first = results[0][k];

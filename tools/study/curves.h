@@ -1,7 +1,7 @@
 #pragma once
 /// Miss-ratio curves: the hit rate of a trace's loads against cache capacity, per associativity
 /// and fully associative, per kernel (and per instruction), from one replay of the trace
-/// (sim/replay/onepass_engine.h). Every point is a configuration of the base with the level's
+/// (sim/replay/onepass/engine.h). Every point is a configuration of the base with the level's
 /// capacity and ways changed, and equals a separate replay of it exactly.
 ///
 ///   CurveSpec s;

@@ -79,11 +79,12 @@ enum Col {
   kBound,
   kTarget,
   kWithin,
+  kRole,
 };
 constexpr const char* kColumns[] = {"kind",      "curve",     "preset",    "overrides", "board",
                                     "source",    "x_label",   "unit",      "series",    "x",
                                     "published", "simulated", "error_pct", "metric",    "value",
-                                    "bound",     "target",    "within"};
+                                    "bound",     "target",    "within",    "role"};
 
 /// The curve a row belongs to, made on its first row; later rows must agree on what it is.
 FidelityCurve& curve_of(FidelityPoints& p, const Row& r, std::vector<int>& first_lines) {
@@ -120,6 +121,10 @@ void add_point(FidelityCurve& c, const Row& r, const std::string& origin) {
   pt.simulated = r.number(kSimulated);
   pt.error_pct = r.number(kErrorPct);
   pt.line = r.line();
+  const std::string& role = r.text(kRole);
+  if (role != "fit" && role != "check")
+    fail("{}:{}: role '{}': expected fit or check", origin, pt.line, role);
+  pt.fit = role == "fit";
   for (const FidelityPoint& q : c.points)
     if (q.series == pt.series && q.x == pt.x)
       fail("{}:{}: curve {}: a second point {} at x {} (line {} has one)", origin, pt.line, c.name,
@@ -137,7 +142,7 @@ void add_point(FidelityCurve& c, const Row& r, const std::string& origin) {
 }
 
 void add_metric(FidelityCurve& c, const Row& r, const std::string& origin) {
-  for (const int col : {kSeries, kX, kErrorPct}) r.require_empty(col, "metric");
+  for (const int col : {kSeries, kX, kErrorPct, kRole}) r.require_empty(col, "metric");
   FidelityMetric m;
   m.name = r.text(kMetric);
   m.value_pct = r.number(kValue);
@@ -177,6 +182,35 @@ std::vector<std::string> FidelityCurve::series() const {
 bool FidelityCurve::within() const {
   return std::all_of(metrics.begin(), metrics.end(),
                      [](const FidelityMetric& m) { return m.within; });
+}
+
+std::vector<FidelityGroup> FidelityPoints::groups() const {
+  std::vector<std::string> presets;
+  for (const FidelityCurve& c : curves)
+    if (std::find(presets.begin(), presets.end(), c.preset) == presets.end())
+      presets.push_back(c.preset);
+  std::vector<FidelityGroup> out;
+  for (const std::string& preset : presets)
+    for (const char* kind : {"latency", "bandwidth"})
+      for (const bool fit : {true, false}) {
+        FidelityGroup g{preset, kind, fit, 0, 0, {}};
+        double sum = 0;
+        for (const FidelityCurve& c : curves) {
+          if (c.preset != preset || (c.unit == "cycles/load") != (g.kind == "latency")) continue;
+          bool any = false;
+          for (const FidelityPoint& pt : c.points)
+            if (pt.fit == fit) {
+              sum += std::abs(pt.error_pct);
+              ++g.points;
+              any = true;
+            }
+          if (any) g.curves.push_back(c.name);
+        }
+        if (g.points == 0) continue;
+        g.mae_pct = sum / static_cast<double>(g.points);
+        out.push_back(std::move(g));
+      }
+  return out;
 }
 
 FidelityPoints parse_fidelity_points(const std::string& text, const std::string& origin) {

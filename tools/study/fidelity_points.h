@@ -15,6 +15,8 @@
 ///   metric, value, bound, target      a metric's name and error, its bound in the bounds file
 ///             (empty: none) and issue 20's target, all in percent
 ///   within    yes | no: the value is within its bound (no bound: no)
+///   role      a point's role: fit (a model constant was set on it) | check
+///             (tests/fidelity/roles.txt); empty on a metric
 ///
 ///   const FidelityPoints p = read_fidelity_points("points.csv");
 ///   for (const FidelityCurve& c : p.curves) ...
@@ -31,6 +33,7 @@ struct FidelityPoint {
   std::string x;       ///< the x value as written (footprint KiB, block size)
   double published = 0, simulated = 0;
   double error_pct = 0;  ///< (simulated - published) / published x 100
+  bool fit = false;      ///< role fit: a constant was set on it (else a check)
   int line = 0;          ///< line of the file
 };
 
@@ -62,10 +65,24 @@ struct FidelityCurve {
   bool within() const;
 };
 
+/// The points of one preset, kind and role pooled (fits and checks apart, issue 34).
+struct FidelityGroup {
+  std::string preset;
+  std::string kind;  ///< latency (a curve in cycles/load) | bandwidth (any other unit)
+  bool fit = false;
+  double mae_pct = 0;  ///< mean of |error_pct| over the group's points
+  std::size_t points = 0;
+  std::vector<std::string> curves;  ///< with a point in the group, in file order
+};
+
 struct FidelityPoints {
   std::string origin;                 ///< the file read
   std::vector<std::string> notes;     ///< the '#' lines, without the '#' and leading blanks
   std::vector<FidelityCurve> curves;  ///< in file order
+
+  /// Per preset (in order of first appearance), kind (latency first) and role (fit first): the
+  /// groups that have points.
+  std::vector<FidelityGroup> groups() const;
 };
 
 /// Parses the CSV text read from `origin`. Throws SimError naming origin and the line: a missing

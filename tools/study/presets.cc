@@ -14,6 +14,9 @@
 #ifndef GMS_PRESET_INSTALL_DIR
 #define GMS_PRESET_INSTALL_DIR "share/gpumemsim/presets"
 #endif
+#ifndef GMS_DOC_INSTALL_DIR
+#define GMS_DOC_INSTALL_DIR "share/doc/gpumemsim"
+#endif
 
 namespace gms {
 
@@ -50,6 +53,16 @@ std::vector<std::string> program_preset_dirs(const std::string& program) {
   const fs::path data = bin.parent_path() / GMS_PRESET_INSTALL_DIR;
   if (fs::is_directory(data, ec)) dirs.push_back(data.lexically_normal().string());
   return dirs;
+}
+
+std::string program_hardware_notes(const std::string& program) {
+  if (program.empty()) return "";
+  const fs::path bin = fs::path(program).parent_path();
+  std::error_code ec;
+  for (const fs::path& p : {bin / "docs/hardware.md", bin.parent_path() / "docs/hardware.md",
+                            bin.parent_path() / GMS_DOC_INSTALL_DIR / "hardware.md"})
+    if (fs::is_regular_file(p, ec)) return p.lexically_normal().string();
+  return "";
 }
 
 std::string current_program() {
@@ -130,7 +143,7 @@ std::vector<PresetInfo> list_presets(const std::vector<std::string>& dirs) {
 }
 
 std::string format_preset_table(const std::vector<PresetInfo>& presets,
-                                const std::vector<std::string>& dirs) {
+                                const std::vector<std::string>& dirs, const std::string& notes) {
   std::size_t name_w = 4, gpu_w = 3;
   for (const PresetInfo& p : presets) {
     name_w = std::max(name_w, p.name.size());
@@ -143,6 +156,9 @@ std::string format_preset_table(const std::vector<PresetInfo>& presets,
                        p.sources);
   out += "\nsearched, in order (GPUMEMSIM_PRESETS replaces them):\n";
   for (const std::string& d : dirs) out += "  " + d + "\n";
+  out += "\nhardware notes (each preset's figures and their sources):\n";
+  out += notes.empty() ? "  not found next to the program (docs/hardware.md of the source tree)\n"
+                       : "  " + notes + "\n";
   return out;
 }
 

@@ -21,6 +21,12 @@ std::vector<std::string> preset_dirs(const std::vector<std::string>& own);
 /// where it exists.
 std::vector<std::string> program_preset_dirs(const std::string& program);
 
+/// The program's hardware notes (docs/hardware.md: every preset's figures and their sources),
+/// found as its presets are: `docs/hardware.md` in its folder or the parent (build/gpumemsim finds
+/// the source tree's), else the install's doc folder (`../share/doc/gpumemsim/hardware.md` from
+/// its folder); "" when neither exists.
+std::string program_hardware_notes(const std::string& program);
+
 /// The running program's path (/proc/self/exe), "" when it cannot be read.
 std::string current_program();
 
@@ -40,8 +46,10 @@ struct PresetInfo {
 /// Every NAME.ini of `dirs`, sorted by name (a name found again in a later folder is skipped).
 std::vector<PresetInfo> list_presets(const std::vector<std::string>& dirs);
 
-/// The listing as a table: name, GPU, assumptions, sources; then the folders searched.
+/// The listing as a table: name, GPU, assumptions, sources; then the folders searched and where
+/// the hardware notes the sources column points into are (`notes`, program_hardware_notes(); ""
+/// when there are none).
 std::string format_preset_table(const std::vector<PresetInfo>& presets,
-                                const std::vector<std::string>& dirs);
+                                const std::vector<std::string>& dirs, const std::string& notes);
 
 }  // namespace gms

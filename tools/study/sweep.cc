@@ -166,7 +166,10 @@ std::string run_point(const SweepSpec& spec, const SimConfig& cfg, std::size_t p
   RunOptions opts;
   opts.mode = spec.mode;
   opts.read_ahead = false;  // the sweep's workers already keep every core busy
-  opts.threads = threads;   // more than 1 when there are fewer points than jobs
+  // More than 1 when there are fewer points than jobs: the replay may take up to that many
+  // where they pay (sim/replay/thread_choice.h).
+  opts.threads = threads > 1 ? 0 : 1;
+  opts.max_threads = threads;
   return sweep_point_rows(spec, point, simulate(counted, cfg, opts), progress);
 }
 

@@ -17,6 +17,7 @@
 
 #include "sim/config/config.h"
 #include "sim/core/error.h"
+#include "sim/core/logger_ready.h"
 #include "sim/replay/simulator.h"
 #include "tools/study/presets.h"  // find_preset (preset=NAME)
 
@@ -30,6 +31,7 @@ void run_on_threads(std::size_t threads, Worker& worker) {
     worker();
     return;
   }
+  make_logger_before_threads();
   std::vector<std::jthread> pool;
   for (std::size_t i = 0; i < threads; ++i) pool.emplace_back(worker);
 }

@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "sim/core/error.h"
-#include "sim/replay/onepass_engine.h"
-#include "trace/import/formats.h"
+#include "sim/replay/onepass/engine.h"
+#include "sim/replay/simulator.h"
 
 namespace gms {
 
@@ -112,8 +112,8 @@ std::vector<std::string> run_onepass_points(const SweepSpec& spec,
         for (const std::size_t c : pass.configs) members.push_back(cfgs[c]);
         RunOptions opts;
         opts.mode = spec.mode;
-        auto reader = trace::open_trace_reader(spec.traces[pass.trace]);
-        const auto results = simulate_onepass(*reader, members, opts);
+        opts.engine = Engine::OnePass;
+        const auto results = simulate_many({spec.traces[pass.trace]}, members, opts);
         for (std::size_t k = 0; k < pass.configs.size(); ++k) {
           const std::size_t point = pass.trace * configs + pass.configs[k];
           if (progress != nullptr)

@@ -1,5 +1,5 @@
 #pragma once
-/// Sweeps by the one-pass engine (sim/replay/onepass_engine.h). The configurations are grouped
+/// Sweeps by the one-pass engine (sim/replay/onepass/engine.h). The configurations are grouped
 /// by the values of their varied keys that are not cache capacities (the outer loop of passes);
 /// each group, per trace, is one replay for all its configurations, when the engine gives
 /// exactly what separate replays give (onepass_refusal). The rows are those of separate runs,

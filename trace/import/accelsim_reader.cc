@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <map>
 
 #include "sim/core/error.h"
@@ -23,7 +24,9 @@ using detail::trim;
 constexpr std::uint64_t kMaxBlockThreads = 1u << 20;  // far above any GPU's 1024
 constexpr unsigned kMaxRegOperands = 32;              // dest_num / src_num sanity bound
 constexpr std::size_t kMaxLineInfoEntries = 1u << 16;
-constexpr std::size_t kRecordHeaderWords = 3;     // inst|mask, op|size|strided, stride
+// An arena record: inst|mask, op|size|strided, stride, then the base address of lane 0 when
+// strided (every active lane at base + lane * stride), else one address per active lane.
+constexpr std::size_t kRecordHeaderWords = 3;
 constexpr std::uint32_t kMaxRegsPerThread = 255;  // every architecture since sm_35
 constexpr unsigned kMinBinaryVersion = 20;        // sm_20 (Fermi), the oldest compute capability
 constexpr unsigned kMaxBinaryVersion = 199;
@@ -64,6 +67,13 @@ std::optional<std::string_view> value_after_eq(std::string_view line) {
   return trim(line.substr(eq + 1));
 }
 
+/// Words of the arena record at `p`: its header, then the base or one address per active lane.
+std::size_t record_words(const std::uint64_t* p) {
+  if ((p[1] >> 16) & 1) return kRecordHeaderWords + 1;
+  return kRecordHeaderWords +
+         static_cast<std::size_t>(std::popcount(static_cast<LaneMask>(p[0] >> 32)));
+}
+
 /// Leading decimal digits of `s` ("5", "4.0" -> 4); false when there are none.
 bool leading_uint(std::string_view s, unsigned& v) {
   std::size_t n = 0;
@@ -82,23 +92,35 @@ std::string_view accelsim_layout_name(AccelSimLayout layout) {
     case AccelSimLayout::V4:
       return "tracer v4";
     case AccelSimLayout::V5:
+      return "tracer v5";
+    case AccelSimLayout::V6:
       break;
   }
-  return "tracer v5";
+  return "tracer v6";
 }
 
 std::string AccelSimReader::layout_description() const {
   std::string d = fmt::format("Accel-Sim {}", accelsim_layout_name(layout_));
-  if (raw_) d += ", raw tracer output (not post-processed; lines replayed in file order)";
+  if (raw_)
+    d += ", raw tracer output (not post-processed; regrouped by thread block and warp as "
+         "post-traces-processing does)";
   if (prefixed_) d += ", 'tb_x tb_y tb_z warp' before each PC";
-  if (layout_ == AccelSimLayout::V4 || layout_ == AccelSimLayout::V5)
+  if (layout_ == AccelSimLayout::V4 || layout_ == AccelSimLayout::V5 ||
+      layout_ == AccelSimLayout::V6)
     d += lineinfo_ ? ", lineinfo column" : ", lineinfo off";
-  if (format_line_.find("immediate") != std::string::npos) d += ", immediate column";
+  if (layout_ == AccelSimLayout::V6) {
+    d += fmt::format(", {} immediate columns", after_fixed_);
+    if (after_variable_) d += ", Val|NoVal value columns skipped";
+  } else if (format_line_.find("immediate") != std::string::npos) {
+    d += ", immediate column";
+    if (after_variable_) d += ", further columns of the format line skipped";
+  }
   if (shmem_base_ == 0 || local_base_ == 0) d += ", no shmem/local base addresses";
   return d;
 }
 
-AccelSimReader::AccelSimReader(std::unique_ptr<InputStream> in, bool list) {
+AccelSimReader::AccelSimReader(std::unique_ptr<InputStream> in, bool list, ImportOptions options)
+    : options_(options) {
   name_ = in->name();
   if (list) {
     list_in_ = std::move(in);
@@ -107,6 +129,7 @@ AccelSimReader::AccelSimReader(std::unique_ptr<InputStream> in, bool list) {
         name_ == "-" ? std::filesystem::path(".") : std::filesystem::path(name_).parent_path();
   } else {
     in_ = std::move(in);
+    in_->decode_ahead();  // parsing overlaps the xz or zstd decoding
     lines_ = std::make_unique<detail::LineReader>(*in_);
   }
 }
@@ -151,14 +174,19 @@ bool AccelSimReader::open_next_list_kernel() {
     const std::uint64_t at = list_lines_->line_no();
     if (line.empty()) continue;
     if (line.starts_with("MemcpyHtoD,") || line.starts_with("MemcpyDtoH,")) {
-      // MemcpyHtoD,0x<dst>,<bytes>: ignored (no L2 prefill), counted.
+      // MemcpyHtoD,0x<dst>,<bytes>: ignored (no L2 prefill), counted. Tracers that dump the
+      // copied data add a fourth field, the dump file's name (the raw `kernelslist`).
       const std::string_view rest = line.substr(11);
       const std::size_t comma = rest.find(',');
+      std::string_view size = comma == std::string_view::npos ? rest : rest.substr(comma + 1);
+      const std::size_t dump = size.find(',');
+      const bool bad_dump = dump != std::string_view::npos && trim(size.substr(dump + 1)).empty();
+      size = size.substr(0, dump);
       std::uint64_t addr = 0, bytes = 0;
       if (comma == std::string_view::npos || !parse_hex_token(rest.substr(0, comma), addr, true) ||
-          !parse_dec_token(rest.substr(comma + 1), bytes))
-        fail("{}:{}: bad memcpy command '{}' (expected {},0x<address>,<bytes>)", list, at,
-             shown_token(line), line.substr(0, 10));
+          !parse_dec_token(size, bytes) || bad_dump)
+        fail("{}:{}: bad memcpy command '{}' (expected {},0x<address>,<bytes>[,<dump file>])", list,
+             at, shown_token(line), line.substr(0, 10));
       ++counts_.memcpy_commands;
       continue;
     }
@@ -175,6 +203,7 @@ bool AccelSimReader::open_next_list_kernel() {
       fail("{}:{}: {}", list, at, e.what());
     }
     name_ = path.string();
+    in_->decode_ahead();
     lines_ = std::make_unique<detail::LineReader>(*in_);
     return true;
   }
@@ -197,7 +226,7 @@ bool AccelSimReader::next_kernel(KernelInfo& out) {
     }
   }
   if (!more) {
-    if (!logged_summary_) {
+    if (!logged_summary_ && !options_.quiet) {
       logged_summary_ = true;
       spdlog::info(
           "{}: Accel-Sim import: {} records; skipped {} non-memory and {} unsupported memory "
@@ -220,6 +249,9 @@ void AccelSimReader::read_header(KernelInfo& out) {
   lineinfo_ = false;
   raw_ = block_seen_ = false;
   format_line_.clear();
+  clusters_.clear();
+  trailing_file_.clear();
+  file_finished_ = false;
   bool has_id = false, has_version = false;
   std::string stream, nvbit;
   std::string_view raw;
@@ -281,26 +313,33 @@ void AccelSimReader::read_header(KernelInfo& out) {
       unsigned v = 0;
       if (!parse_dec_token(value, v) || v > 1) bad("0 or 1");
       lineinfo_ = v == 1;
+    } else {
+      // A newer tracer's or a fork's key: Accel-Sim prints and ignores it; so does the import,
+      // saying so once per key.
+      warn_key_once("header", key);
     }
-    // Other keys are informational (Accel-Sim prints and ignores them).
   }
   // The layout: the version header when present; else the format line (Accel-Sim itself reads a
   // missing version as 0, i.e. pre-3).
   const bool fmt_line_num = format_line_.find("[line_num]") != std::string::npos;
   const bool fmt_imm = format_line_.find("immediate") != std::string::npos;
+  const bool fmt_val = format_line_.find("Val|NoVal") != std::string::npos;
   if (has_version) {
     layout_ = tracer_version_ < 3    ? AccelSimLayout::Legacy
               : tracer_version_ == 3 ? AccelSimLayout::V3
               : tracer_version_ == 4 ? AccelSimLayout::V4
-                                     : AccelSimLayout::V5;
-    if (tracer_version_ > 5)
-      warn(fmt::format("{}: accelsim tracer version {} is newer than 5, the last known: read as 5",
+              : tracer_version_ == 5 ? AccelSimLayout::V5
+                                     : AccelSimLayout::V6;
+    if (tracer_version_ > 6)
+      warn(fmt::format("{}: accelsim tracer version {} is newer than 6, the last known: read as 6",
                        name_, tracer_version_));
   } else {
-    layout_ = fmt_imm        ? AccelSimLayout::V5
+    layout_ = fmt_val        ? AccelSimLayout::V6
+              : fmt_imm      ? AccelSimLayout::V5
               : fmt_line_num ? AccelSimLayout::V4
                              : AccelSimLayout::Legacy;
   }
+  read_format_line();
   prefixed_ = layout_ == AccelSimLayout::Legacy;
   if (lineinfo_ && (layout_ == AccelSimLayout::Legacy || layout_ == AccelSimLayout::V3))
     line_error(fmt::format(
@@ -332,8 +371,49 @@ void AccelSimReader::read_header(KernelInfo& out) {
 }
 
 void AccelSimReader::warn(std::string message) {
-  spdlog::warn("{}", message);
+  if (!options_.quiet) spdlog::warn("{}", message);
   warnings_.push_back(std::move(message));
+}
+
+void AccelSimReader::warn_key_once(std::string_view where, std::string_view key) {
+  const std::string k = fmt::format("{}:{}", where, key);
+  if (std::find(warned_keys_.begin(), warned_keys_.end(), k) != warned_keys_.end()) return;
+  warned_keys_.push_back(k);
+  const bool cluster = key == "cluster id" || key == "cluster rank";
+  warn(fmt::format("{}:{}: {} {} key '{}': skipped{} (warned once per key)", name_,
+                   lines_ ? lines_->line_no() : 0, cluster ? "Hopper" : "unknown", where,
+                   shown_token(key), cluster ? ", kept per block for cluster placement" : ""));
+}
+
+void AccelSimReader::read_format_line() {
+  // What follows the address list. Tracers 4 and 5 print one immediate; tracer 6 two, then
+  // `Val|NoVal` and the register values (a list of any length); forks document their own
+  // suffixes in the same line. Without a format line one trailing token is read as the
+  // immediate, as before tracer 6.
+  after_fixed_ = 1;
+  after_variable_ = false;
+  const std::size_t at = format_line_.find("mem_addresses");
+  if (at == std::string::npos) {
+    if (layout_ == AccelSimLayout::V6) {
+      after_fixed_ = 2;
+      after_variable_ = true;
+    }
+    return;
+  }
+  std::size_t end = format_line_.find(' ', at);
+  if (end == std::string::npos) return;
+  detail::Tokens t{std::string_view(format_line_).substr(end)};
+  unsigned fixed = 0;
+  for (std::string_view tok = t.next(); !tok.empty(); tok = t.next()) {
+    // A column of any length: alternatives (Val|NoVal), an optional or repeated one ([x],
+    // "..."), or a list named by a count.
+    if (tok.find_first_of("|[.") != std::string_view::npos) {
+      after_variable_ = true;
+      break;
+    }
+    ++fixed;
+  }
+  after_fixed_ = std::max(fixed, 1u);
 }
 
 void AccelSimReader::check_header_values(KernelInfo& out) {
@@ -403,22 +483,26 @@ void AccelSimReader::prescan(KernelInfo& out, bool need_extents) {
       line_error(
           "a grid or block dimension of 0 in the header: the real one is taken from the "
           "file's thread blocks, which standard input cannot be read twice for");
-    spdlog::warn("{}: lineinfo is not collected from standard input", name_);
+    if (!options_.quiet) spdlog::warn("{}: lineinfo is not collected from standard input", name_);
     return;
   }
   std::map<std::uint32_t, std::uint32_t> lines;
   std::uint32_t max_xyz[3] = {0, 0, 0}, max_warp = 0;
   try {
     InputStream again(name_);
+    again.decode_ahead();
     detail::LineReader r(again);
     std::string_view raw;
     bool in_header = true;
+    bool blocks = false;  // false: a raw kernel-N.trace so far, "tb_x tb_y tb_z warp" first
     while (r.next(raw)) {
       const std::string_view line = trim(raw);
       if (in_header) {
         if (!line.empty() && line[0] == '#') in_header = false;
+        blocks = blocks || line.starts_with("#BEGIN_TB");
         continue;
       }
+      blocks = blocks || line.starts_with("#BEGIN_TB");
       if (line.empty() || line[0] == '#') continue;
       if (starts_with_word(line, "thread")) {
         std::uint32_t xyz[3];
@@ -433,9 +517,17 @@ void AccelSimReader::prescan(KernelInfo& out, bool need_extents) {
         if (v && parse_dec_token(*v, w)) max_warp = std::max(max_warp, w);
         continue;
       }
+      detail::Tokens t{line};
+      if (!blocks) {  // the raw prefix: the block and warp extents, then the line as below
+        std::uint32_t v[4] = {0, 0, 0, 0};
+        bool ok = true;
+        for (std::uint32_t& x : v) ok = ok && parse_dec_token(t.next(), x);
+        if (!ok) continue;
+        for (int i = 0; i < 3; ++i) max_xyz[i] = std::max(max_xyz[i], v[i]);
+        max_warp = std::max(max_warp, v[3]);
+      }
       if (starts_with_word(line, "insts") || !lineinfo_ || lines.size() >= kMaxLineInfoEntries)
         continue;
-      detail::Tokens t{line};
       std::uint32_t line_num = 0, dests = 0, srcs = 0, width = 0;
       std::uint64_t pc = 0, mask = 0;
       if (!parse_dec_token(t.next(), line_num) || !parse_hex_token(t.next(), pc) ||
@@ -447,7 +539,8 @@ void AccelSimReader::prescan(KernelInfo& out, bool need_extents) {
       if (!parse_dec_token(t.next(), srcs) || srcs > kMaxRegOperands) continue;
       for (std::uint32_t i = 0; i < srcs; ++i) t.next();
       if (!parse_dec_token(t.next(), width) || pc > 0xffffffffu) continue;
-      if (width != 0 && detail::classify_sass(opcode).kind != detail::SassKind::Unsupported)
+      const detail::SassKind kind = detail::classify_sass(opcode).kind;
+      if (width != 0 && kind != detail::SassKind::Unsupported && kind != detail::SassKind::BulkCopy)
         lines.emplace(static_cast<std::uint32_t>(pc), line_num);
     }
   } catch (const SimError&) {
@@ -477,20 +570,29 @@ bool AccelSimReader::load_block() {
   rr_ = 0;
   warp_seen_.assign(warps_per_block_, 0);
   std::string_view raw, line;
-  if (raw_) return load_raw_record({}, false);
+  if (raw_) return load_raw_block();
   if (have_pending_) {
     have_pending_ = false;
   } else {
     for (;;) {
-      if (!lines_->next(raw)) return false;
+      if (!lines_->next(raw)) {
+        finish_file();
+        return false;
+      }
       line = trim(raw);
       if (line.empty()) continue;
       if (line.starts_with("#BEGIN_TB")) break;
+      if (line[0] == '#' && !line.starts_with("#END_TB")) {
+        // A comment line of a newer tracer or a fork between the header and the blocks.
+        warn_key_once("'#' line", line.substr(0, line.find('=')));
+        continue;
+      }
       if (!block_seen_ && line[0] >= '0' && line[0] <= '9') {
         // The tracer's own kernel-N.trace, before post-traces-processing grouped it by block:
-        // every line carries "tb_x tb_y tb_z warp", replayed in file order.
+        // every line carries "tb_x tb_y tb_z warp", warps of different blocks interleaved.
         raw_ = prefixed_ = true;
-        return load_raw_record(line, true);
+        raw_prepare(line);
+        return load_raw_block();
       }
       line_error(fmt::format("expected #BEGIN_TB, found '{}'", shown_token(line)));
     }
@@ -566,6 +668,7 @@ bool AccelSimReader::load_block() {
       continue;
     }
     if (line[0] == '#') line_error(fmt::format("unexpected line '{}'", shown_token(line)));
+    if (block_key_line(line)) continue;
     if (prefixed_ && warp_open && !insts_given) {
       insts_given = true;  // legacy files may omit 'insts = n'
       counted = false;
@@ -584,15 +687,62 @@ bool AccelSimReader::load_block() {
   return true;
 }
 
-bool AccelSimReader::load_raw_record(std::string_view first, bool have_first) {
-  std::string_view raw, line;
-  for (;;) {
-    if (have_first) {
-      have_first = false;
-      raw = first;
-    } else if (!lines_->next(raw)) {
+bool AccelSimReader::block_key_line(std::string_view line) {
+  // "key = value" with a key of words: instruction lines have no '='. Hopper's tracer writes
+  // `cluster id = x,y,z`, `cluster cta = x,y,z` (the block's place in its cluster) and
+  // `cluster rank = N` after the thread block line; later tracers may add more.
+  const std::size_t eq = line.find('=');
+  if (eq == std::string_view::npos) return false;
+  const std::string_view key = trim(line.substr(0, eq));
+  if (key.empty() || !std::isalpha(static_cast<unsigned char>(key[0]))) return false;
+  for (char c : key)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && !detail::is_space(c))
       return false;
-    }
+  const std::string_view value = trim(line.substr(eq + 1));
+  if (counting_) ++counts_.block_keys;
+  if (key == "cluster id" || key == "cluster rank") {
+    // Kept per block (clusters()): a later model may place a cluster's blocks on one GPC.
+    if (clusters_.empty() || clusters_.back().cta != cta_) clusters_.push_back(BlockCluster{cta_});
+    BlockCluster& c = clusters_.back();
+    const bool ok =
+        key == "cluster id" ? detail::parse_xyz(value, c.id) : parse_dec_token(value, c.rank);
+    if (!ok)
+      line_error(fmt::format("bad '{}' (expected {} = {})", shown_token(line), key,
+                             key == "cluster id" ? "x,y,z" : "N"));
+  }
+  warn_key_once("thread-block", key);
+  return true;
+}
+
+void AccelSimReader::finish_file() {
+  if (file_finished_) return;
+  file_finished_ = true;
+  for (const auto& [field, n] : trailing_file_)
+    warn(fmt::format(
+        "{}: {} line{} with '{}' after a complete address list, a field no '#traces format' "
+        "line explains: read, the field skipped (--strict refuses such lines)",
+        name_, n, n == 1 ? "" : "s", field));
+  trailing_file_.clear();
+}
+
+void AccelSimReader::raw_prepare(std::string_view first) {
+  // post-traces-processing (accel-sim-framework util/tracer_nvbit/tracer_tool/traces-processing)
+  // writes the blocks in linear id order (x fastest), each block's warps in ascending order,
+  // each warp's lines in file order; the records here come out in that order. One pass parses
+  // and counts every line; when all memory records fit the window (options_.raw_window_words)
+  // they are kept and no second pass is needed; otherwise the blocks are cut into windows that
+  // fit, each read again in one more pass.
+  raw_start_line_ = lines_->line_no();
+  raw_entries_.clear();
+  raw_next_ = 0;
+  raw_windows_.clear();
+  raw_window_ = 0;
+  std::map<std::uint32_t, std::uint64_t> words;  // per block, for the windows
+  bool overflow = false;
+  arena_.clear();
+  slots_.assign(1, WarpSlot{});
+  std::string_view raw = first, line;
+  for (bool have = true; have; have = lines_->next(raw)) {
     line = trim(raw);
     if (line.empty()) continue;
     if (line[0] == '#')
@@ -600,15 +750,108 @@ bool AccelSimReader::load_raw_record(std::string_view first, bool have_first) {
           "unexpected line '{}' in a raw (not post-processed) Accel-Sim trace, whose lines all "
           "start with 'tb_x tb_y tb_z warp'",
           shown_token(line)));
-    arena_.clear();
-    slots_.assign(1, WarpSlot{0, 0, 0});
+    const std::size_t before = arena_.size();
     parse_instruction(line);
-    if (slots_[0].left == 0) continue;
-    slots_[0].warp = cur_warp_;
-    active_.assign(1, 0);
-    rr_ = 0;
-    return true;
+    if (arena_.size() == before) continue;
+    if (overflow) {
+      words[cta_] += arena_.size() - before;
+      arena_.resize(before);
+      continue;
+    }
+    raw_entries_.push_back(RawEntry{cta_, cur_warp_, before});
+    if (arena_.size() > options_.raw_window_words) {
+      if (name_ == "-")
+        line_error(fmt::format(
+            "a raw Accel-Sim trace on standard input with more than {} words of records: "
+            "regrouping it by block needs the file (read again per window of blocks)",
+            options_.raw_window_words));
+      overflow = true;
+      // The words per block, for the windows: of the records kept so far, then line by line
+      // (a map lookup per record only once the window is exceeded).
+      for (const RawEntry& e : raw_entries_) words[e.cta] += record_words(arena_.data() + e.pos);
+      arena_.clear();
+      arena_.shrink_to_fit();
+      raw_entries_.clear();
+      raw_entries_.shrink_to_fit();
+    }
   }
+  finish_file();
+  if (overflow) {
+    std::uint64_t in_window = 0;
+    for (const auto& [cta, n] : words) {
+      if (raw_windows_.empty() || in_window + n > options_.raw_window_words) {
+        raw_windows_.emplace_back(cta, cta);
+        in_window = 0;
+      }
+      raw_windows_.back().second = cta;
+      in_window += n;
+    }
+    return;
+  }
+  std::swap(arena_, raw_arena_);
+  std::stable_sort(raw_entries_.begin(), raw_entries_.end(),
+                   [](const RawEntry& a, const RawEntry& b) {
+                     return a.cta != b.cta ? a.cta < b.cta : a.warp < b.warp;
+                   });
+}
+
+bool AccelSimReader::raw_load_window() {
+  raw_arena_.clear();
+  raw_entries_.clear();
+  raw_next_ = 0;
+  if (raw_window_ >= raw_windows_.size()) return false;
+  const auto [lo, hi] = raw_windows_[raw_window_++];
+  in_ = std::make_unique<InputStream>(name_);
+  in_->decode_ahead();
+  lines_ = std::make_unique<detail::LineReader>(*in_);
+  counting_ = false;  // the first pass counted every line
+  arena_.clear();
+  slots_.assign(1, WarpSlot{});
+  const Dim3& g = kernel_.grid;
+  std::string_view raw;
+  while (lines_->next(raw)) {
+    if (lines_->line_no() < raw_start_line_) continue;
+    const std::string_view line = trim(raw);
+    if (line.empty()) continue;
+    detail::Tokens t{line};
+    std::uint32_t x = 0, y = 0, z = 0;
+    if (!parse_dec_token(t.next(), x) || !parse_dec_token(t.next(), y) ||
+        !parse_dec_token(t.next(), z))
+      line_error("the raw trace changed since it was first read");
+    const std::uint64_t cta = x + std::uint64_t{y} * g.x + std::uint64_t{z} * g.x * g.y;
+    if (cta < lo || cta > hi) continue;
+    const std::size_t before = arena_.size();
+    parse_instruction(line);
+    if (arena_.size() != before) raw_entries_.push_back(RawEntry{cta_, cur_warp_, before});
+  }
+  counting_ = true;
+  std::swap(arena_, raw_arena_);
+  std::stable_sort(raw_entries_.begin(), raw_entries_.end(),
+                   [](const RawEntry& a, const RawEntry& b) {
+                     return a.cta != b.cta ? a.cta < b.cta : a.warp < b.warp;
+                   });
+  return true;
+}
+
+bool AccelSimReader::load_raw_block() {
+  while (raw_next_ >= raw_entries_.size())
+    if (!raw_load_window()) return false;
+  arena_.clear();
+  slots_.clear();
+  active_.clear();
+  rr_ = 0;
+  const std::uint32_t cta = raw_entries_[raw_next_].cta;
+  while (raw_next_ < raw_entries_.size() && raw_entries_[raw_next_].cta == cta) {
+    const RawEntry& e = raw_entries_[raw_next_++];
+    if (slots_.empty() || slots_.back().warp != e.warp)
+      slots_.push_back(WarpSlot{e.warp, arena_.size(), 0});
+    const std::uint64_t* p = raw_arena_.data() + e.pos;
+    arena_.insert(arena_.end(), p, p + record_words(p));
+    ++slots_.back().left;
+  }
+  cta_ = cta;
+  for (std::uint32_t i = 0; i < slots_.size(); ++i) active_.push_back(i);
+  return true;
 }
 
 void AccelSimReader::parse_instruction(std::string_view line) {
@@ -654,13 +897,18 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     if (!parse_dec_token(tok, line_num))
       field_error("the source line (decimal; the header says enable lineinfo = 1)", tok);
   }
+  // The PC and the mask: hex, at most 32 bits. The one-pass parse first; anything it does not
+  // take is read again as a token and parsed or reported as the token.
+  auto hex32 = [&](std::uint64_t& v, std::string_view what) {
+    const std::string_view at = t.rest;
+    if (t.next_hex(v, false) && v <= 0xffffffffu) return;
+    t.rest = at;
+    tok = t.next();
+    if (!parse_hex_token(tok, v) || v > 0xffffffffu) field_error(what, tok);
+  };
   std::uint64_t pc = 0, mask = 0;
-  tok = t.next();
-  if (!parse_hex_token(tok, pc) || pc > 0xffffffffu)
-    field_error("the PC (hex, at most 32 bits)", tok);
-  tok = t.next();
-  if (!parse_hex_token(tok, mask) || mask > 0xffffffffu)
-    field_error("the active mask (8 hex digits)", tok);
+  hex32(pc, "the PC (hex, at most 32 bits)");
+  hex32(mask, "the active mask (8 hex digits)");
   std::uint32_t regs = 0;
   tok = t.next();
   if (!parse_dec_token(tok, regs) || regs > kMaxRegOperands)
@@ -680,21 +928,16 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   tok = t.next();
   if (!parse_dec_token(tok, width)) field_error("mem_width (a decimal byte count)", tok);
   if (width == 0) {
-    ++counts_.non_memory;
+    if (counting_) ++counts_.non_memory;
     return;
   }
   const detail::SassAccess acc = detail::classify_sass(opcode);
-  if (acc.kind == detail::SassKind::Unsupported) {
-    ++counts_.unsupported;
-    const std::string_view base = opcode.substr(0, opcode.find('.'));
-    auto it = counts_.unsupported_by_opcode.find(base);
-    if (it == counts_.unsupported_by_opcode.end())
-      it = counts_.unsupported_by_opcode.emplace(std::string(base), 0).first;
-    ++it->second;
+  if (acc.kind == detail::SassKind::Unsupported || acc.kind == detail::SassKind::BulkCopy) {
+    if (counting_) detail::count_skipped(counts_, opcode, acc.kind);
     return;
   }
   if (mask == 0) {
-    ++counts_.inactive;
+    if (counting_) ++counts_.inactive;
     return;
   }
   const LaneMask lanes = static_cast<LaneMask>(mask);
@@ -720,9 +963,12 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   };
   std::int64_t stride = 0;
   if (mode == 0) {
-    for (int k = 0; k < n; ++k) addr[k] = address(t.next(), k, "address list");
+    for (int k = 0; k < n; ++k)
+      if (!t.next_hex(addr[k], true)) addr[k] = address(t.next(), k, "address list");
   } else {
-    const std::uint64_t base = address(t.next(), 0, mode == 1 ? "base+stride" : "base+delta list");
+    std::uint64_t base = 0;
+    if (!t.next_hex(base, true))
+      base = address(t.next(), 0, mode == 1 ? "base+stride" : "base+delta list");
     __int128 a = base;
     if (mode == 1) {
       tok = t.next();
@@ -745,21 +991,15 @@ void AccelSimReader::parse_instruction(std::string_view line) {
       addr[k] = static_cast<std::uint64_t>(a);
     }
   }
-  t.next();  // the immediate, when present
-  if (!t.done())
-    line_error(fmt::format("{} Accel-Sim layout: unexpected text '{}' after the addresses{}",
-                           accelsim_layout_name(layout_), shown_token(t.next()),
-                           layout_ == AccelSimLayout::V4 || layout_ == AccelSimLayout::V5
-                               ? " and the immediate"
-                               : ""));
+  trailing_fields(t, mode, n);
 
   Op op = acc.op;
   if (acc.kind != detail::SassKind::Memory) {
     const bool store = acc.kind == detail::SassKind::GenericStore;
     op = detail::resolve_generic(store, addr[0], shmem_base_, local_base_);
     if (shmem_base_ == 0 || local_base_ == 0) {
-      ++counts_.generic_unresolved;
-      if (!warned_generic_) {
+      if (counting_) ++counts_.generic_unresolved;
+      if (!warned_generic_ && counting_) {
         warned_generic_ = true;
         warn(
             fmt::format("{}:{}: generic {} without shmem/local base addresses in the header: "
@@ -770,21 +1010,57 @@ void AccelSimReader::parse_instruction(std::string_view line) {
       for (int k = 0; k < n; ++k) addr[k] -= shmem_base_;  // offset in the shared window
     }
   }
+  if (acc.async_copy && counting_) ++counts_.ldgsts;
   // Stored compactly; emitted as WarpInstr once the block is complete.
-  WarpInstr probe;
-  probe.mask = lanes;
-  probe.strided = mode == 1;
-  probe.stride = stride;
-  int k = 0;
-  for (LaneMask m = lanes; m != 0; m &= m - 1) probe.addr[std::countr_zero(m)] = addr[k++];
-  std::uint64_t unused = 0;
-  const bool strided = probe.strided && detail::strided_base(probe, unused);
+  std::uint64_t lane0 = 0;
+  const bool strided = mode == 1 && detail::strided_compact(addr, lanes, stride, lane0);
   arena_.push_back(pc | (mask << 32));
   arena_.push_back(static_cast<std::uint64_t>(op) | (std::uint64_t{acc.size} << 8) |
                    (std::uint64_t{strided} << 16));
   arena_.push_back(static_cast<std::uint64_t>(strided ? stride : 0));
-  arena_.insert(arena_.end(), addr, addr + n);
+  if (strided) {
+    arena_.push_back(lane0);  // one word instead of one per active lane
+  } else {
+    arena_.insert(arena_.end(), addr, addr + n);
+  }
   ++slots_.back().left;
+}
+
+void AccelSimReader::trailing_fields(detail::Tokens& t, std::uint32_t mode, int lanes) {
+  // The immediate(s), then what the format line names (tracer 6's Val|NoVal and values):
+  // skipped. Anything else after a complete address list is a fork's field: read past,
+  // counted, warned about once per file (finish_file), or refused with --strict.
+  // A list address in the immediate's place with more tokens after it: the list is longer than
+  // the mask says (an immediate alone there is what tracers before 6 accepted).
+  std::string_view addr_like;
+  for (unsigned i = 0; i < after_fixed_; ++i) {
+    const std::string_view imm = t.next();
+    std::uint64_t v = 0;
+    if (mode == 0 && addr_like.empty() && parse_hex_token(imm, v, true)) addr_like = imm;
+  }
+  if (after_variable_ || t.done()) return;
+  const std::string_view tok = t.next();
+  std::uint64_t v = 0;
+  if (mode == 0 && (!addr_like.empty() || parse_hex_token(tok, v, true)))
+    line_error(fmt::format(
+        "{} Accel-Sim layout: address list has more addresses than the {} active lane{} of the "
+        "mask (found '{}')",
+        accelsim_layout_name(layout_), lanes, lanes == 1 ? "" : "s",
+        shown_token(addr_like.empty() ? tok : addr_like)));
+  if (options_.strict)
+    line_error(fmt::format("{} Accel-Sim layout: unexpected text '{}' after the addresses{}",
+                           accelsim_layout_name(layout_), shown_token(tok),
+                           layout_ == AccelSimLayout::V3 || layout_ == AccelSimLayout::Legacy
+                               ? ""
+                               : " and the immediate"));
+  if (!counting_) return;
+  const bool word = std::isalpha(static_cast<unsigned char>(tok[0])) || tok[0] == '_';
+  const std::string_view field = word ? shown_token(tok) : std::string_view("<number>");
+  for (auto* m : {&trailing_file_, &counts_.trailing_by_field}) {
+    auto it = m->find(field);
+    if (it == m->end()) it = m->emplace(std::string(field), 0).first;
+    ++it->second;
+  }
 }
 
 void AccelSimReader::emit(WarpInstr& out) {
@@ -801,7 +1077,16 @@ void AccelSimReader::emit(WarpInstr& out) {
   out.warp = s.warp;
   out.addr.fill(0);
   const std::uint64_t* a = p + kRecordHeaderWords;
-  for (LaneMask m = out.mask; m != 0; m &= m - 1) out.addr[std::countr_zero(m)] = *a++;
+  if (out.strided) {
+    // Exact: parse_instruction checked that every active lane's address is this, in range.
+    const std::uint64_t base = *a++;
+    for (LaneMask m = out.mask; m != 0; m &= m - 1) {
+      const auto lane = static_cast<std::uint64_t>(std::countr_zero(m));
+      out.addr[lane] = base + lane * static_cast<std::uint64_t>(out.stride);
+    }
+  } else {
+    for (LaneMask m = out.mask; m != 0; m &= m - 1) out.addr[std::countr_zero(m)] = *a++;
+  }
   s.pos = static_cast<std::size_t>(a - arena_.data());
   ++counts_.records;
   if (--s.left == 0) {

@@ -13,22 +13,23 @@
 #include <unordered_set>
 #include <vector>
 
+#include "trace/import/import_counts.h"
+#include "trace/import/import_options.h"
 #include "trace/io/line_reader.h"
 #include "trace/io/reader.h"
 #include "trace/io/zstd_stream.h"
 
 namespace gms::trace {
 
-/// What an import skipped or ignored, for the summary it logs and for tests.
-struct ImportCounts {
-  std::uint64_t records = 0;             ///< warp records delivered
-  std::uint64_t non_memory = 0;          ///< instruction lines with mem_width 0
-  std::uint64_t unsupported = 0;         ///< memory instructions of no modelled space (TEX, LDC...)
-  std::uint64_t inactive = 0;            ///< memory instructions without an active lane
-  std::uint64_t memcpy_commands = 0;     ///< MemcpyHtoD/DtoH lines of a kernelslist.g
-  std::uint64_t generic_unresolved = 0;  ///< generic LD/ST taken as shared: base addresses absent
-  /// The unsupported memory instructions by opcode (text before the first '.'), for `info`.
-  std::map<std::string, std::uint64_t, std::less<>> unsupported_by_opcode;
+namespace detail {
+struct Tokens;
+}
+
+/// A thread block's place in its cluster (Hopper, sm_90: `cluster id` / `cluster rank` lines).
+struct BlockCluster {
+  std::uint32_t cta = 0;            ///< linear block id, as WarpInstr::cta
+  std::uint32_t id[3] = {0, 0, 0};  ///< the cluster's id in the grid of clusters
+  std::uint32_t rank = 0;           ///< the block's rank in its cluster
 };
 
 /// The generation of an Accel-Sim `.traceg` layout, from its header and `#traces format` line.
@@ -37,9 +38,10 @@ enum class AccelSimLayout : std::uint8_t {
   V3,      ///< tracer 3: `PC mask ...`, shmem/local base addresses in the header
   V4,      ///< tracer 4: optional `[line_num]` column (`-enable lineinfo`), maybe an immediate
   V5,      ///< tracer 5 (NVBit 1.7): `[line_num]`, a trailing immediate column
+  V6,      ///< tracer 6 (NVBit 1.8): two immediates, then `Val|NoVal` and register values
 };
 
-/// "legacy (pre-3)", "tracer v3", "tracer v4" or "tracer v5".
+/// "legacy (pre-3)", "tracer v3", "tracer v4", "tracer v5" or "tracer v6".
 std::string_view accelsim_layout_name(AccelSimLayout layout);
 
 /// Streams an Accel-Sim trace: one `.traceg` (one kernel) or a `kernelslist.g` (its kernels in
@@ -51,12 +53,20 @@ std::string_view accelsim_layout_name(AccelSimLayout layout);
 /// id, a finished warp leaving the rotation. Records carry sm = kUnknownSm, so the simulator
 /// places CTA c on SM c mod sm_count. The PC is the instruction id.
 ///
+/// A raw kernel-N.trace (the tracer's output before post-traces-processing: every line
+/// prefixed "tb_x tb_y tb_z warp", warps interleaved) is regrouped into the post-processed order
+/// (blocks by linear id, warps ascending, lines in file order) and then replayed as above.
+///
 /// The layout generation is taken from `-accelsim tracer version` (absent: from the `#traces
 /// format` line, and pre-3 when that has no `[line_num]` / `immediate` either, as Accel-Sim
-/// does). Header values that cannot be true (nregs above 255, binary version 0, a zero grid or
-/// block dimension, shared memory above any architecture's maximum) are replaced, warned about
-/// once per file and recorded in the kernel's params as `header_<field>=<value>`; a zero grid or
-/// block dimension is taken from the thread blocks and warps of the file (a pre-pass).
+/// does). Columns after the address list are skipped as the format line names them (tracer 6:
+/// two immediates, then Val|NoVal and values); an unexplained field there is counted and warned
+/// about once per file, or refused with ImportOptions::strict. Unknown header keys, comment
+/// lines and block-level `key = value` lines (Hopper's cluster lines) are skipped with one
+/// warning per key. Header values that cannot be true (nregs above 255, binary version 0, a zero
+/// grid or block dimension, shared memory above any architecture's maximum) are replaced, warned
+/// about once per file and recorded in the kernel's params as `header_<field>=<value>`; a zero grid
+/// or block dimension is taken from the thread blocks and warps of the file (a pre-pass).
 ///
 /// Errors are SimErrors "<file>:<line>: <message>": bad header values, a block that does not
 /// follow `#BEGIN_TB` / `thread block` / `warp` / `insts` / `#END_TB`, a CTA outside the grid, a
@@ -65,7 +75,7 @@ std::string_view accelsim_layout_name(AccelSimLayout layout);
 class AccelSimReader final : public TraceReader {
  public:
   /// A `.traceg` (`list` false) or a `kernelslist.g` (`list` true) opened by the caller.
-  AccelSimReader(std::unique_ptr<InputStream> in, bool list);
+  AccelSimReader(std::unique_ptr<InputStream> in, bool list, ImportOptions options = {});
   ~AccelSimReader() override;
 
   /// True when the first line of `head` looks like a kernelslist.g line.
@@ -85,6 +95,9 @@ class AccelSimReader final : public TraceReader {
   std::string layout_description() const;
   /// Every warning logged so far (header values replaced, generic accesses without bases...).
   const std::vector<std::string>& warnings() const { return warnings_; }
+  /// The cluster of each thread block of the current kernel that had `cluster id` lines, in
+  /// the order the blocks were read.
+  const std::vector<BlockCluster>& clusters() const { return clusters_; }
 
  private:
   struct WarpSlot {
@@ -98,13 +111,22 @@ class AccelSimReader final : public TraceReader {
   void check_header_values(KernelInfo& out);  // replaces (and warns about) impossible values
   void prescan(KernelInfo& out, bool need_extents);  // lineinfo and grid/block extents pre-pass
   bool load_block();                                 // false at the end of the kernel file
-  bool load_raw_record(std::string_view first, bool have_first);  // raw kernel-N.trace
-  void parse_instruction(std::string_view line);                  // appends one record to the arena
+  // A raw kernel-N.trace: read (and counted) once, its memory records kept while they fit the
+  // window; then emitted block by block, warps regrouped, as post-traces-processing writes them.
+  void raw_prepare(std::string_view first);
+  bool raw_load_window();  // one more pass for the next window of blocks; false when none left
+  bool load_raw_block();   // the next block of the current window; false at the end
+  void parse_instruction(std::string_view line);  // appends one record to the arena
   void emit(WarpInstr& out);
   [[noreturn]] void line_error(std::string_view what) const;
   /// "<file>:<line>: <layout> Accel-Sim layout expected <what>, found '<tok>'".
   [[noreturn]] void field_error(std::string_view what, std::string_view tok) const;
   void warn(std::string message);
+  void warn_key_once(std::string_view where, std::string_view key);  // unknown key, once each
+  void read_format_line();  // the trailing columns the `#traces format` line names
+  bool block_key_line(std::string_view line);  // a block-level `key = value` line, skipped
+  void trailing_fields(detail::Tokens& t, std::uint32_t mode, int lanes);  // after addresses
+  void finish_file();  // the per-file warnings (trailing fields), once per file
 
   std::unique_ptr<InputStream> list_in_;  // kernelslist.g, when reading one
   std::unique_ptr<detail::LineReader> list_lines_;
@@ -143,6 +165,27 @@ class AccelSimReader final : public TraceReader {
   std::vector<std::uint32_t> active_;  // indices into slots_ still emitting, ascending warp
   std::size_t rr_ = 0;                 // next position in active_
   std::vector<std::uint8_t> warp_seen_;
+
+  ImportOptions options_;
+  struct RawEntry {
+    std::uint32_t cta = 0, warp = 0;
+    std::uint64_t pos = 0;  // offset in raw_arena_
+  };
+  std::vector<std::uint64_t> raw_arena_;  // the window's records, in file order
+  std::vector<RawEntry> raw_entries_;     // sorted by (cta, warp), file order within a warp
+  std::size_t raw_next_ = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> raw_windows_;  // [lo, hi] block ranges
+  std::size_t raw_window_ = 0;
+  std::uint64_t raw_start_line_ = 0;  // the first record line
+  // Columns after the address list: `after_fixed_` single tokens (the immediates) the reader
+  // skips, then, when `after_variable_`, a rest of any length the format line names.
+  unsigned after_fixed_ = 1;
+  bool after_variable_ = false;
+  std::map<std::string, std::uint64_t, std::less<>> trailing_file_;  // this file's, by field
+  bool file_finished_ = false;
+  std::vector<std::string> warned_keys_;
+  std::vector<BlockCluster> clusters_;
+  bool counting_ = true;  // false on the extra passes over a raw file: counted once
 
   ImportCounts counts_;
   std::vector<std::string> warnings_;

@@ -35,23 +35,24 @@ std::string_view first_line(std::string_view head) {
   return head.substr(i, nl == std::string_view::npos ? std::string_view::npos : nl - i);
 }
 
-std::unique_ptr<TraceReader> open_accelsim(std::unique_ptr<InputStream> in, std::string_view head) {
+std::unique_ptr<TraceReader> open_accelsim(std::unique_ptr<InputStream> in, std::string_view head,
+                                           const ImportOptions& options) {
   const bool list = AccelSimReader::looks_like_list(head);
-  return std::make_unique<AccelSimReader>(std::move(in), list);
+  return std::make_unique<AccelSimReader>(std::move(in), list, options);
 }
 
 /// Chains readers over several files (see open_trace_chain).
 class ChainReader final : public TraceReader {
  public:
-  ChainReader(std::vector<std::string> paths, TraceFormat format)
-      : paths_(std::move(paths)), format_(format) {}
+  ChainReader(std::vector<std::string> paths, TraceFormat format, const ImportOptions& options)
+      : paths_(std::move(paths)), format_(format), options_(options) {}
 
   bool next_kernel(KernelInfo& out) override {
     for (;;) {
       if (!cur_) {
         if (next_ == paths_.size()) return false;
         name_ = paths_[next_];
-        cur_ = open_trace_reader(paths_[next_++], format_);
+        cur_ = open_trace_reader(paths_[next_++], format_, options_);
       }
       if (cur_->next_kernel(out)) return true;
       cur_.reset();
@@ -63,6 +64,7 @@ class ChainReader final : public TraceReader {
  private:
   std::vector<std::string> paths_;
   TraceFormat format_;
+  ImportOptions options_;
   std::size_t next_ = 0;
   std::unique_ptr<TraceReader> cur_;
   std::string name_;
@@ -79,7 +81,8 @@ TraceFormat parse_trace_format(const std::string& name) {
   fail("unknown trace format '{}' (auto, wtrace, gmt, accelsim, nvbit)", name);
 }
 
-std::unique_ptr<TraceReader> open_trace_reader(const std::string& path, TraceFormat format) {
+std::unique_ptr<TraceReader> open_trace_reader(const std::string& path, TraceFormat format,
+                                               const ImportOptions& options) {
   auto in = std::make_unique<InputStream>(path);
   std::string_view head;
   try {
@@ -93,9 +96,9 @@ std::unique_ptr<TraceReader> open_trace_reader(const std::string& path, TraceFor
     case TraceFormat::Gmt:
       return std::make_unique<BinaryReader>(std::move(in));
     case TraceFormat::AccelSim:
-      return open_accelsim(std::move(in), head);
+      return open_accelsim(std::move(in), head, options);
     case TraceFormat::Nvbit:
-      return std::make_unique<NvbitReader>(std::move(in));
+      return std::make_unique<NvbitReader>(std::move(in), options.quiet);
     case TraceFormat::Auto:
       break;
   }
@@ -104,8 +107,9 @@ std::unique_ptr<TraceReader> open_trace_reader(const std::string& path, TraceFor
   const std::string_view first = first_line(head);
   if (first.starts_with("#wtrace")) return std::make_unique<TextReader>(std::move(in));
   if (AccelSimReader::looks_like_list(head) || AccelSimReader::looks_like_traceg(head))
-    return open_accelsim(std::move(in), head);
-  if (NvbitReader::looks_like_nvbit(head)) return std::make_unique<NvbitReader>(std::move(in));
+    return open_accelsim(std::move(in), head, options);
+  if (NvbitReader::looks_like_nvbit(head))
+    return std::make_unique<NvbitReader>(std::move(in), options.quiet);
   // wtrace-like text without its magic line (or an empty file): the text reader names the fault.
   if (first.empty() || first.starts_with("#")) return std::make_unique<TextReader>(std::move(in));
   fail(
@@ -115,8 +119,8 @@ std::unique_ptr<TraceReader> open_trace_reader(const std::string& path, TraceFor
 }
 
 std::unique_ptr<TraceReader> open_trace_chain(const std::vector<std::string>& paths,
-                                              TraceFormat format) {
-  return std::make_unique<ChainReader>(paths, format);
+                                              TraceFormat format, const ImportOptions& options) {
+  return std::make_unique<ChainReader>(paths, format, options);
 }
 
 std::unique_ptr<TraceWriter> open_trace_writer(const std::string& path) {

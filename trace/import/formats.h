@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/import/import_options.h"
 #include "trace/io/reader.h"
 #include "trace/io/writer.h"
 
@@ -24,12 +25,15 @@ TraceFormat parse_trace_format(const std::string& name);
 /// banner, or the older "CTA x,y,z - warp" / "Kernel ... - grid size" lines in the first 64
 /// KiB). Anything else is an error that lists the formats tried. An explicit `format` skips the
 /// detection (for Accel-Sim, the content still tells a kernelslist.g from a .traceg).
+/// `options` reach the Accel-Sim and NVBit readers (--strict).
 std::unique_ptr<TraceReader> open_trace_reader(const std::string& path,
-                                               TraceFormat format = TraceFormat::Auto);
+                                               TraceFormat format = TraceFormat::Auto,
+                                               const ImportOptions& options = {});
 
 /// Several traces read as one stream of kernels, in order; each file is opened when reached.
 std::unique_ptr<TraceReader> open_trace_chain(const std::vector<std::string>& paths,
-                                              TraceFormat format = TraceFormat::Auto);
+                                              TraceFormat format = TraceFormat::Auto,
+                                              const ImportOptions& options = {});
 
 /// Opens a trace for writing, format chosen by extension: ".wtrace" (text), ".wtrace.zst" (zstd
 /// text), ".gmt" (native binary); "-" writes text to standard output. Other names are an error.

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cctype>
@@ -72,7 +73,8 @@ std::string_view strip_prefixes(std::string_view line, bool& prefixed, bool& has
 
 }  // namespace
 
-NvbitReader::NvbitReader(std::unique_ptr<InputStream> in) : in_(std::move(in)), lines_(*in_) {}
+NvbitReader::NvbitReader(std::unique_ptr<InputStream> in, bool quiet)
+    : in_(std::move(in)), lines_(*in_), quiet_(quiet) {}
 
 NvbitReader::~NvbitReader() = default;
 
@@ -100,8 +102,13 @@ NvbitReader::LineKind NvbitReader::classify(std::string_view line, std::string_v
       (body.starts_with("Kernel ") && body.find(" - grid size ") != std::string_view::npos))
     return LineKind::Launch;
   if (body.starts_with("grid_launch_id ") || body.starts_with("CTA ")) return LineKind::Record;
+  // A modified tool's record with its fields in another order ("SM_id 3 - CTA 0,0,0 - warp 1").
+  if (body.find(" - CTA ") != std::string_view::npos &&
+      body.find(" - warp ") != std::string_view::npos)
+    return LineKind::Record;
   if (is_thread_line(body)) return LineKind::Thread;
-  if (has_ctx) line_error(fmt::format("unrecognised mem_trace line '{}'", shown_token(line)));
+  // Anything else (the NVBit banner, the program's output, a tool's "alloc address" or other
+  // CTX lines) is skipped and counted.
   return LineKind::Other;
 }
 
@@ -165,38 +172,16 @@ void NvbitReader::parse_launch(std::string_view body, KernelInfo& out) {
 }
 
 bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
-  std::string_view s = body;
-  if (s.starts_with("grid_launch_id ")) {
-    std::uint64_t id = 0;
-    const std::string_view f = next_field(s);
-    if (f.size() < 15 || !parse_dec_token(trim(f.substr(15)), id))
-      line_error(fmt::format("bad '{}' (expected grid_launch_id N)", shown_token(f)));
-    if (id != launch_id_)
-      line_error(
-          fmt::format("record of grid_launch_id {} inside launch {} (launches must not "
-                      "interleave)",
-                      id, launch_id_));
-  }
-  std::string_view f = next_field(s);
-  std::uint32_t xyz[3];
-  if (!eat(f, "CTA ") || !detail::parse_xyz(f, xyz))
-    line_error(fmt::format("bad CTA field '{}' (expected CTA x,y,z)", shown_token(f)));
-  const Dim3& g = kernel_.grid;
-  if (xyz[0] >= g.x || xyz[1] >= g.y || xyz[2] >= g.z)
-    line_error(fmt::format("CTA {},{},{} is outside the grid ({},{},{})", xyz[0], xyz[1], xyz[2],
-                           g.x, g.y, g.z));
-  f = next_field(s);
-  std::uint32_t warp = 0;
-  if (!eat(f, "warp ") || !parse_dec_token(trim(f), warp))
-    line_error(fmt::format("bad warp field '{}' (expected warp N)", shown_token(f)));
-  if (warp >= kMaxWarpSlots)
-    line_error(
-        fmt::format("warp {} is out of range (NVBit's %warpid is below {})", warp, kMaxWarpSlots));
-  // The stock record goes on "OPCODE - 0x... (32 addresses)"; modified tools add "KEY VALUE"
-  // fields anywhere after the warp (SM_id, pc, Size, mask), or print the addresses on the
-  // following ThreadN,data,address lines.
-  s = trim(s);
+  // Fields by name, in any order: the stock "grid_launch_id N - CTA x,y,z - warp N - OPCODE -
+  // 0x... (32 addresses)"; modified tools add "KEY VALUE" fields (SM_id, pc, Size, mask), move
+  // them around, or print ThreadN,data,address triples instead of the addresses, on the line
+  // or on the following lines.
+  std::string_view s = trim(body);
   if (s == "-" || s.ends_with(" -")) s = trim(s.substr(0, s.size() - 1));  // "OPCODE -" alone
+  std::uint32_t xyz[3] = {0, 0, 0};
+  std::uint32_t warp = 0;
+  bool has_cta = false, has_warp = false;
+  std::string_view triples;
   std::string_view opcode, addrs;
   bool has_sm = false, has_pc = false, has_size = false, has_mask = false;
   std::uint64_t sm = 0, pc = 0, size = 0, given_mask = 0;
@@ -212,13 +197,27 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
     while (!value.empty() &&
            (detail::is_space(value.front()) || value.front() == '=' || value.front() == ':'))
       value.remove_prefix(1);
+    if (is_thread_line(field)) {  // per-lane triples on the line: the last field
+      triples = field;
+      if (!trim(s).empty())
+        line_error(
+            fmt::format("unexpected field '{}' after the per-thread triples", shown_token(s)));
+      break;
+    }
     if (key.starts_with("0x")) {  // the addresses: the last field
       addrs = field;
       if (!trim(s).empty())
         line_error(fmt::format("unexpected field '{}' after the addresses", shown_token(s)));
       break;
     }
-    if (value.empty()) {
+    std::string lower(key);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    // A known key without its value is that key's error, not an opcode.
+    static constexpr std::string_view kKeys[] = {
+        "grid_launch_id", "cta",    "warp", "sm_id", "sm",    "smid", "sm_id_",      "pc",
+        "pc_offset",      "offset", "size", "bytes", "width", "mask", "active_mask", "activemask"};
+    const bool known = std::find(std::begin(kKeys), std::end(kKeys), lower) != std::end(kKeys);
+    if (value.empty() && !known) {
       if (!opcode.empty())
         line_error(
             fmt::format("unknown field '{}' after the opcode '{}' (known: SM_id, pc, "
@@ -227,8 +226,6 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
       opcode = field;
       continue;
     }
-    std::string lower(key);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     auto number = [&](std::uint64_t& v, bool hex) {
       const bool ok =
           hex || value.starts_with("0x") ? parse_hex_token(value, v) : parse_dec_token(value, v);
@@ -236,7 +233,24 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
         line_error(fmt::format("bad {} '{}' (expected {})", key, shown_token(value),
                                hex ? "hex" : "a decimal or 0x hex number"));
     };
-    if (lower == "sm_id" || lower == "sm" || lower == "smid" || lower == "sm_id_") {
+    if (lower == "grid_launch_id") {
+      std::uint64_t id = 0;
+      if (!parse_dec_token(value, id))
+        line_error(fmt::format("bad '{}' (expected grid_launch_id N)", shown_token(field)));
+      if (id != launch_id_)
+        line_error(
+            fmt::format("record of grid_launch_id {} inside launch {} (launches must not "
+                        "interleave)",
+                        id, launch_id_));
+    } else if (lower == "cta") {
+      if (!detail::parse_xyz(value, xyz))
+        line_error(fmt::format("bad CTA field '{}' (expected CTA x,y,z)", shown_token(field)));
+      has_cta = true;
+    } else if (lower == "warp") {
+      if (!parse_dec_token(value, warp))
+        line_error(fmt::format("bad warp field '{}' (expected warp N)", shown_token(field)));
+      has_warp = true;
+    } else if (lower == "sm_id" || lower == "sm" || lower == "smid" || lower == "sm_id_") {
       number(sm, false);
       if (sm >= kMaxSmId) line_error(fmt::format("{} {} is out of range", key, sm));
       has_sm = seen_sm_ = true;
@@ -261,10 +275,27 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
           shown_token(field)));
     }
   }
+  if (!has_cta) line_error("record lacks the CTA field (expected CTA x,y,z)");
+  const Dim3& g = kernel_.grid;
+  if (xyz[0] >= g.x || xyz[1] >= g.y || xyz[2] >= g.z)
+    line_error(fmt::format("CTA {},{},{} is outside the grid ({},{},{})", xyz[0], xyz[1], xyz[2],
+                           g.x, g.y, g.z));
+  if (!has_warp) line_error("record lacks the warp field (expected warp N)");
+  if (warp >= kMaxWarpSlots)
+    line_error(
+        fmt::format("warp {} is out of range (NVBit's %warpid is below {})", warp, kMaxWarpSlots));
   if (opcode.empty()) line_error("record lacks the opcode");
   int count = 0;
   LaneMask mask = 0;
-  if (addrs.empty()) {
+  if (!triples.empty()) {
+    out.addr.fill(0);
+    detail::Tokens t{triples};
+    for (std::string_view tok = t.next(); !tok.empty(); tok = t.next()) thread_triple(tok, out);
+    for (int i = 0; i < kWarpSize; ++i)
+      if (out.addr[i] != 0) mask |= LaneMask{1} << i;
+    count = kWarpSize;
+    seen_thread_lists_ = true;
+  } else if (addrs.empty()) {
     // No addresses on the line: a per-thread list follows (ThreadN,data,address).
     out.addr.fill(0);
     thread_opcode_.assign(opcode);  // the line's buffer is reused by the next lines
@@ -303,14 +334,15 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
     out.addr = packed;
   }
   const detail::SassAccess acc = detail::classify_sass(opcode);
-  if (acc.kind == detail::SassKind::Unsupported) {
-    ++counts_.unsupported;
+  if (acc.kind == detail::SassKind::Unsupported || acc.kind == detail::SassKind::BulkCopy) {
+    detail::count_skipped(counts_, opcode, acc.kind);
     return false;
   }
   if (mask == 0) {
     ++counts_.inactive;
     return false;
   }
+  if (acc.async_copy) ++counts_.ldgsts;
   out.op = acc.kind == detail::SassKind::GenericLoad    ? Op::LDG
            : acc.kind == detail::SassKind::GenericStore ? Op::STG
                                                         : acc.op;
@@ -353,6 +385,21 @@ bool NvbitReader::next_line(std::string_view& line) {
   return lines_.next(line);
 }
 
+void NvbitReader::thread_triple(std::string_view body, WarpInstr& out) {
+  // ThreadN,data,address: lane N's address (the data, a value the tool printed, is ignored).
+  std::string_view rest = body.substr(6);
+  const std::size_t c1 = rest.find(',');
+  const std::size_t c2 = c1 == std::string_view::npos ? c1 : rest.find(',', c1 + 1);
+  std::uint32_t lane = 0;
+  std::uint64_t addr = 0;
+  if (c2 == std::string_view::npos || !parse_dec_token(trim(rest.substr(0, c1)), lane) ||
+      !parse_hex_token(trim(rest.substr(c2 + 1)), addr))
+    line_error(fmt::format("bad per-thread line '{}' (expected ThreadN,data,0xADDRESS)",
+                           shown_token(body)));
+  if (lane >= kWarpSize) line_error(fmt::format("Thread{} is not a lane of a warp (0-31)", lane));
+  out.addr[lane] = addr;
+}
+
 void NvbitReader::read_thread_lines(WarpInstr& out) {
   // ThreadN,data,address: lane N's address (the data, a value the tool printed, is ignored).
   std::string_view line, body;
@@ -365,17 +412,7 @@ void NvbitReader::read_thread_lines(WarpInstr& out) {
       have_held_ = true;
       break;
     }
-    std::string_view rest = body.substr(6);
-    const std::size_t c1 = rest.find(',');
-    const std::size_t c2 = c1 == std::string_view::npos ? c1 : rest.find(',', c1 + 1);
-    std::uint32_t lane = 0;
-    std::uint64_t addr = 0;
-    if (c2 == std::string_view::npos || !parse_dec_token(trim(rest.substr(0, c1)), lane) ||
-        !parse_hex_token(trim(rest.substr(c2 + 1)), addr))
-      line_error(fmt::format("bad per-thread line '{}' (expected ThreadN,data,0xADDRESS)",
-                             shown_token(body)));
-    if (lane >= kWarpSize) line_error(fmt::format("Thread{} is not a lane of a warp (0-31)", lane));
-    out.addr[lane] = addr;
+    thread_triple(body, out);
     ++seen;
   }
   if (seen == 0) line_error("record without addresses and no ThreadN,data,address lines after it");
@@ -406,7 +443,7 @@ bool NvbitReader::next_kernel(KernelInfo& out) {
             "{}:{}: no NVBit mem_trace launch line ('MEMTRACE: CTX ... - LAUNCH' or 'Kernel ... - "
             "grid size') in the file",
             in_->name(), lines_.line_no());
-      if (!logged_summary_) {
+      if (!logged_summary_ && !quiet_) {
         logged_summary_ = true;
         spdlog::info(
             "{}: NVBit import: {} records; skipped {} without an active lane and {} "
@@ -429,6 +466,7 @@ bool NvbitReader::next_kernel(KernelInfo& out) {
       case LineKind::Thread:
         line_error(kLoneThreadLine);
       case LineKind::Other:
+        if (!trim(line).empty()) ++counts_.other_lines;
         break;
     }
   }
@@ -447,7 +485,7 @@ bool NvbitReader::next_kernel(KernelInfo& out) {
         "are taken as inactive, and instruction ids are inferred (n-th occurrence of an "
         "opcode in its warp) unless a record has pc and mask fields",
         in_->name());
-    spdlog::warn("{}", w);
+    if (!quiet_) spdlog::warn("{}", w);
     warnings_.push_back(std::move(w));
   }
   return true;
@@ -473,6 +511,7 @@ std::size_t NvbitReader::read(std::span<WarpInstr> out) {
       case LineKind::Thread:
         line_error(kLoneThreadLine);
       case LineKind::Other:
+        if (!trim(line).empty()) ++counts_.other_lines;
         break;
     }
   }

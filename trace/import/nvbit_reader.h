@@ -2,9 +2,11 @@
 /// Importer of the text that NVBit's `mem_trace` example tool prints: launch lines and one line
 /// per warp-level memory instruction with 32 addresses. Both the current form (lines prefixed
 /// `MEMTRACE: CTX 0x... -`, with `grid_launch_id`) and the older one (no prefix) are read.
-/// Modified tools' layouts are read too: extra ` - KEY VALUE` fields in a record (`SM_id`/`sm`,
-/// `pc`, `Size`/`size`, `mask`; an unknown key is an error naming it), and records whose
-/// addresses come on the following lines, one `ThreadN,data,address` line per lane.
+/// Modified tools' layouts are read too: the record's ` - `-separated fields are found by name
+/// in any order (`grid_launch_id`, `CTA`, `warp`, the opcode, and the extras `SM_id`/`sm`,
+/// `pc`, `Size`/`size`, `mask`; an unknown key is an error naming it), and the addresses may be
+/// 32 bare addresses or `ThreadN,data,address` triples, on the record line or one per line
+/// after it.
 /// Rules: README.md, "Importing Accel-Sim and NVBit traces".
 
 #include <cstdint>
@@ -31,13 +33,15 @@ namespace gms::trace {
 ///     first appearance, per kernel.
 /// `warp` is NVBit's %warpid (the warp's slot on its SM, < 64), not the index in the block.
 /// Records keep the log's order; sm = kUnknownSm unless the record has an `SM_id` field. Lines that
-/// are neither launches nor records (the NVBit banner, the application's output) are ignored; a
-/// `MEMTRACE: CTX` line that does not parse, a record before any launch, a CTA outside the grid, a
-/// warp id of 64 or more, a record of another launch than the current one, or an address count
-/// other than 32 is an error naming the file and line.
+/// are neither launches nor records (the NVBit banner, the application's output, a tool's
+/// `alloc address` or other CTX lines) are skipped and counted (ImportCounts::other_lines); a
+/// record that does not parse, a record before any launch, a CTA outside the grid, a warp id of
+/// 64 or more, a record of another launch than the current one, or an address count other than
+/// 32 is an error naming the file and line.
 class NvbitReader final : public TraceReader {
  public:
-  explicit NvbitReader(std::unique_ptr<InputStream> in);
+  /// quiet: log nothing (ImportOptions::quiet).
+  explicit NvbitReader(std::unique_ptr<InputStream> in, bool quiet = false);
   ~NvbitReader() override;
 
   /// True when some line of `head` is a mem_trace launch or record line.
@@ -61,10 +65,12 @@ class NvbitReader final : public TraceReader {
   bool parse_record(std::string_view body, WarpInstr& out);  // false: skipped (counted)
   bool next_line(std::string_view& line);                    // a held line first
   void read_thread_lines(WarpInstr& out);  // the ThreadN,data,address lines after a record
+  void thread_triple(std::string_view body, WarpInstr& out);  // one ThreadN,data,address
   [[noreturn]] void line_error(std::string_view what) const;
 
   std::unique_ptr<InputStream> in_;
   detail::LineReader lines_;
+  bool quiet_ = false;         // ImportOptions::quiet
   bool have_pending_ = false;  // pending_ holds a launch line not yet parsed
   std::string pending_;
   bool in_kernel_ = false;

@@ -57,7 +57,14 @@ SassAccess classify_sass(std::string_view opcode) {
     a.size = row.fixed_size;
     break;
   }
-  if (a.kind == SassKind::Unsupported) return a;
+  if (a.kind == SassKind::Unsupported) {
+    // Hopper's copies between global and shared memory by one thread for a whole tile
+    // (cp.async.bulk -> UBLKCP, cp.async.bulk.tensor -> UTMALDG/UTMASTG, and their prefetch
+    // and reduce forms): no per-lane addresses to coalesce.
+    if (base.starts_with("UBLK") || base.starts_with("UTMA")) a.kind = SassKind::BulkCopy;
+    return a;
+  }
+  a.async_copy = base == "LDGSTS";
   if (a.size == 0) {
     a.size = 4;
     std::string_view rest = dot == std::string_view::npos ? std::string_view{} : opcode.substr(dot);
@@ -73,6 +80,16 @@ SassAccess classify_sass(std::string_view opcode) {
     }
   }
   return a;
+}
+
+void count_skipped(ImportCounts& counts, std::string_view opcode, SassKind kind) {
+  const std::string_view base = opcode.substr(0, opcode.find('.'));
+  const bool bulk = kind == SassKind::BulkCopy;
+  ++(bulk ? counts.bulk_copies : counts.unsupported);
+  auto& by = bulk ? counts.bulk_by_opcode : counts.unsupported_by_opcode;
+  auto it = by.find(base);
+  if (it == by.end()) it = by.emplace(std::string(base), 0).first;
+  ++it->second;
 }
 
 Op resolve_generic(bool is_store, std::uint64_t first_addr, std::uint64_t shmem_base,

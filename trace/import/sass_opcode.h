@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "sim/core/types.h"
+#include "trace/import/import_counts.h"
 
 namespace gms::trace::detail {
 
@@ -16,21 +17,27 @@ enum class SassKind : std::uint8_t {
   Memory,        ///< a global, local, shared or atomic access: `op` is set
   GenericLoad,   ///< LD: generic address; space resolved from the address (Accel-Sim rule)
   GenericStore,  ///< ST: likewise
-  Unsupported    ///< texture, surface, constant, TMA, ...: skipped and counted
+  BulkCopy,      ///< TMA / bulk copies (UBLKCP, UTMALDG, UTMASTG, ...): counted as their own class
+  Unsupported    ///< texture, surface, constant, ...: skipped and counted
 };
 
 struct SassAccess {
   SassKind kind = SassKind::Unsupported;
-  Op op = Op::LDG;        ///< when kind == Memory
-  std::uint8_t size = 4;  ///< bytes per lane (1, 2, 4, 8 or 16)
+  Op op = Op::LDG;          ///< when kind == Memory
+  std::uint8_t size = 4;    ///< bytes per lane (1, 2, 4, 8 or 16)
+  bool async_copy = false;  ///< LDGSTS: the global read of a global->shared copy
 };
 
 /// Classifies `opcode` (the whole token, modifiers included) by its base name (the text before
 /// the first '.'): LDG, STG, LDS, STS, LDL, STL map to themselves; ATOM and ATOMG to ATOMG; RED
 /// and REDG to RED; ATOMS and LDSM to LDS; STSM to STS; LDGSTS to LDG (its global read); LD and
-/// ST are generic. Size: the first modifier 8/16/32/64/128 (bits), or U8/S8 = 1, U16/S16 = 2,
+/// ST are generic; UBLK* and UTMA* (Hopper's bulk and tensor-memory-accelerator copies) are
+/// BulkCopy. Size: the first modifier 8/16/32/64/128 (bits), or U8/S8 = 1, U16/S16 = 2,
 /// U32/S32 = 4, U64/S64 = 8, U128 = 16; LDSM/STSM rows are 16 bytes; otherwise 4.
 SassAccess classify_sass(std::string_view opcode);
+
+/// Counts a skipped memory instruction (kind Unsupported or BulkCopy) by its base opcode.
+void count_skipped(ImportCounts& counts, std::string_view opcode, SassKind kind);
 
 /// Accel-Sim's resolution of a generic LD/ST from its first active lane's address: with either
 /// base unknown (0) the access is shared; otherwise [shmem_base, local_base) is shared,

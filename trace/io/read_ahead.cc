@@ -2,13 +2,16 @@
 
 #include <utility>
 
+#include "sim/core/logger_ready.h"
+
 namespace gms::trace {
 
 ReadAhead::ReadAhead(TraceReader& inner, std::size_t batch_records, std::size_t depth)
     : inner_(inner),
       batch_records_(batch_records),
       depth_(depth),
-      thread_([this](std::stop_token stop) { produce(stop); }) {}
+      // The producer may log (a reader's warnings): the registry exists before it starts.
+      thread_((make_logger_before_threads(), [this](std::stop_token stop) { produce(stop); })) {}
 
 ReadAhead::~ReadAhead() {
   thread_.request_stop();  // wakes a producer waiting for room (condition_variable_any)

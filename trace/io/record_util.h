@@ -17,22 +17,41 @@ inline bool strided_lanes_fit(std::uint64_t base, std::int64_t stride, LaneMask 
   return last >= 0 && last <= static_cast<__int128>(std::numeric_limits<std::uint64_t>::max());
 }
 
+/// The strided rule on the active lanes of `mask`: true when every active lane i holds exactly
+/// BASE + i * stride, with BASE in [0, 2^64); `base` is then set. `addr_of(k, lane)` is the
+/// address of the k-th active lane, which is lane `lane` (lanes ascending).
+template <class AddrOf>
+bool strided_rule(LaneMask mask, std::int64_t stride, AddrOf addr_of, std::uint64_t& base) {
+  if (mask == 0) return false;
+  const int first = std::countr_zero(mask);
+  const __int128 b =
+      static_cast<__int128>(addr_of(0, first)) - static_cast<__int128>(first) * stride;
+  if (b < 0 || b > static_cast<__int128>(std::numeric_limits<std::uint64_t>::max())) return false;
+  int k = 0;
+  for (LaneMask m = mask; m != 0; m &= m - 1, ++k) {
+    const int lane = std::countr_zero(m);
+    if (b + static_cast<__int128>(lane) * stride != static_cast<__int128>(addr_of(k, lane)))
+      return false;
+  }
+  base = static_cast<std::uint64_t>(b);
+  return true;
+}
+
 /// For a record flagged `strided`, computes BASE (the address of lane 0) so that every active
 /// lane i holds exactly BASE + i * stride, with BASE and all lane addresses in [0, 2^64). Returns
 /// false when the record is not flagged or its addresses do not follow that rule; writers then
 /// fall back to the explicit list form (which keeps the addresses, not the flag).
 inline bool strided_base(const WarpInstr& r, std::uint64_t& base) {
-  if (!r.strided || r.mask == 0) return false;
-  int first = std::countr_zero(r.mask);
-  __int128 b = static_cast<__int128>(r.addr[first]) - static_cast<__int128>(first) * r.stride;
-  if (b < 0 || b > static_cast<__int128>(std::numeric_limits<std::uint64_t>::max())) return false;
-  for (LaneMask m = r.mask; m != 0; m &= m - 1) {
-    int lane = std::countr_zero(m);
-    if (b + static_cast<__int128>(lane) * r.stride != static_cast<__int128>(r.addr[lane]))
-      return false;
-  }
-  base = static_cast<std::uint64_t>(b);
-  return true;
+  return r.strided && strided_rule(
+                          r.mask, r.stride, [&](int, int lane) { return r.addr[lane]; }, base);
+}
+
+/// strided_base's rule on a compact address list (the importers' form, before a WarpInstr
+/// exists): `addr[k]` is the address of the k-th active lane of `mask`.
+inline bool strided_compact(const Addr* addr, LaneMask mask, std::int64_t stride,
+                            std::uint64_t& base) {
+  return strided_rule(
+      mask, stride, [&](int k, int) { return addr[k]; }, base);
 }
 
 }  // namespace gms::trace::detail

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "trace/io/atomic_file.h"
+#include "trace/io/decode_ahead.h"
 #include "trace/io/input_progress.h"
 
 namespace gms::trace {
@@ -54,6 +55,7 @@ InputStream::InputStream(const std::string& path) : name_(path), in_(kStreamChun
 }
 
 InputStream::~InputStream() {
+  ahead_.reset();  // joins the worker before what it reads goes away
   if (zstd_) ZSTD_freeDCtx(zstd_);
   xz_.reset();
   if (owns_file_) std::fclose(file_);
@@ -160,6 +162,16 @@ std::size_t InputStream::read_any(char* dst, std::size_t n) {
   return read_raw(dst, n);
 }
 
+std::size_t InputStream::pull(char* dst, std::size_t n) {
+  return ahead_ ? ahead_->read(dst, n) : read_any(dst, n);
+}
+
+void InputStream::decode_ahead() {
+  if (ahead_ || !compressed() || name_ == "-") return;
+  ahead_ = std::make_unique<DecodeAhead>(
+      [this](char* dst, std::size_t n) { return read_any(dst, n); }, kStreamChunkBytes);
+}
+
 std::size_t InputStream::read(void* dst, std::size_t n) {
   if (n == 0) return 0;  // dst may be null (an empty buffer's data())
   char* out = static_cast<char*>(dst);
@@ -170,7 +182,7 @@ std::size_t InputStream::read(void* dst, std::size_t n) {
     peeked_pos_ += got;
     if (got == n) return got;
   }
-  return got + read_any(out + got, n - got);
+  return got + pull(out + got, n - got);
 }
 
 std::string_view InputStream::peek(std::size_t n) {
@@ -179,7 +191,7 @@ std::string_view InputStream::peek(std::size_t n) {
   if (peeked_.size() < n) {
     std::size_t have = peeked_.size();
     peeked_.resize(n);
-    std::size_t k = read_any(peeked_.data() + have, n - have);
+    std::size_t k = pull(peeked_.data() + have, n - have);
     peeked_.resize(have + k);
   }
   return std::string_view(peeked_).substr(0, n);

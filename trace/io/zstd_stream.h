@@ -20,6 +20,7 @@ struct ZSTD_CCtx_s;
 namespace gms::trace {
 
 class AtomicOutputFile;  // trace/io/atomic_file.h
+class DecodeAhead;       // trace/io/decode_ahead.h
 
 /// The 4 bytes that open every zstd frame (little-endian 0xFD2FB528).
 inline constexpr unsigned char kZstdMagic[4] = {0x28, 0xB5, 0x2F, 0xFD};
@@ -63,6 +64,12 @@ class InputStream {
   /// The first bytes of the (decompressed) content, up to `n`, without consuming them.
   std::string_view peek(std::size_t n);
 
+  /// From now on decompresses on a worker thread (DecodeAhead), a few chunks ahead of read(), so
+  /// that the caller's parsing overlaps the decoding; the bytes and errors read() returns do not
+  /// change. Nothing changes for an uncompressed file or standard input (whose worker could wait
+  /// on the pipe for ever). Call once, after any peek().
+  void decode_ahead();
+
   /// True when the underlying file is zstd- or xz-compressed.
   bool compressed() const { return zstd_ != nullptr || xz_ != nullptr; }
 
@@ -74,6 +81,7 @@ class InputStream {
   std::size_t read_decoded(char* dst, std::size_t n);
   std::size_t read_xz(char* dst, std::size_t n);
   std::size_t read_any(char* dst, std::size_t n);  // raw, zstd or xz
+  std::size_t pull(char* dst, std::size_t n);      // read_any or, once started, the worker
   bool fill_input();                               // false at end of file
 
   std::string name_;
@@ -88,6 +96,7 @@ class InputStream {
   std::unique_ptr<XzState> xz_;  // set when the content is xz
   std::string peeked_;           // bytes handed out by peek() and not yet read
   std::size_t peeked_pos_ = 0;
+  std::unique_ptr<DecodeAhead> ahead_;  // set by decode_ahead(); reads through the members above
 };
 
 /// Streaming byte output to a file or stdout ("-"), optionally zstd-compressed (one frame).

@@ -1,5 +1,5 @@
 #pragma once
-/// Line-level parsing of wtrace v1 text (spec: shared/groundtruth/README.md, section 1): one
+/// Line-level parsing of wtrace v1 text (spec: docs/wtrace.md): one
 /// record line into a WarpInstr, one `#kernel` line into a KernelInfo. Hand-written and
 /// allocation-free for records; every error is a SimError "<file>:<line>: <message>".
 

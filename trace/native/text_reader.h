@@ -1,6 +1,6 @@
 #pragma once
 /// Reader of wtrace v1 text traces, plain or zstd-compressed (spec:
-/// shared/groundtruth/README.md, section 1). Streams line by line with a fixed-size buffer.
+/// docs/wtrace.md). Streams line by line with a fixed-size buffer.
 
 #include <cstdint>
 #include <memory>

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace gms::svg {
 
@@ -341,8 +342,11 @@ std::string roofline_chart(const Roofline& c) {
     xs.push_back(p.intensity_flop_per_byte);
     ys.push_back(p.gflops);
   }
-  auto [xlo, xhi] = decades(xs);
-  auto [ylo, yhi] = decades(ys);
+  // Plain variables, not structured bindings: the lambdas below capture them, which clang 14
+  // (the fuzz build's compiler) refuses for bindings (C++20 allows it from clang 16).
+  double xlo, xhi, ylo, yhi;
+  std::tie(xlo, xhi) = decades(xs);
+  std::tie(ylo, yhi) = decades(ys);
   xlo /= 10;
   xhi *= 10;
   ylo /= 10;

@@ -1,4 +1,4 @@
-// The coalescer against the notes' worked examples (../shared/seeds/EXAMPLES.md A and B) and
+// The coalescer against the notes' worked examples (docs/examples.md A and B) and
 // the edge cases of the definitions: unaligned, crossing, inactive lanes, any order.
 #include "sim/model/coalescer.h"
 

@@ -43,5 +43,37 @@ TEST(ReplacementTest, LruVictimIsTheLeastRecentlyUsedWay) {
   }
 }
 
+/// Drives `chosen` and `direct` through the same random hits, fills and victims and expects the
+/// same victim every time.
+template <class Direct>
+void expect_same_victims(ChosenPolicy chosen, Direct direct) {
+  std::mt19937 rng(11);
+  const std::uint32_t sets = 7, ways = 16;
+  chosen.init(sets, ways);
+  direct.init(sets, ways);
+  for (int step = 0; step < 20000; ++step) {
+    const std::uint32_t set = rng() % sets, way = rng() % ways;
+    switch (rng() % 3) {
+      case 0:
+        chosen.on_hit(set, way);
+        direct.on_hit(set, way);
+        break;
+      case 1:
+        chosen.on_fill(set, way);
+        direct.on_fill(set, way);
+        break;
+      default:
+        ASSERT_EQ(chosen.victim(set), direct.victim(set)) << "step " << step;
+    }
+  }
+}
+
+TEST(ReplacementTest, ChosenPolicyActsAsThePolicyItNames) {
+  expect_same_victims(ChosenPolicy(ReplacementKind::Fifo, 5), FifoPolicy{});
+  expect_same_victims(ChosenPolicy(ReplacementKind::Random, 5), RandomPolicy(5));
+  expect_same_victims(ChosenPolicy(ReplacementKind::Srrip, 5), SrripPolicy{});
+  EXPECT_THROW(ChosenPolicy(ReplacementKind::Lru, 5), SimError);
+}
+
 }  // namespace
 }  // namespace gms

@@ -45,8 +45,8 @@ TEST(SmemArbiterTest, BroadcastIsFree) {
 }
 
 TEST(SmemArbiterTest, HopperWideAccessRows) {
-  // ../shared/groundtruth/README.md: 8-byte conflict-free 2, 8-byte broadcast 1, 8-byte at a
-  // stride of 32 elements 32 (not 16), 16-byte conflict-free 4.
+  // docs/groundtruth.md (the H200's rows; docs/examples.md C7-C10): 8-byte conflict-free 2, 8-byte
+  // broadcast 1, 8-byte at a stride of 32 elements 32 (not 16), 16-byte conflict-free 4.
   const BankAccess free8 = run(strided(Op::LDS, 8, 0, 8));
   EXPECT_EQ(free8.wavefronts, 2u);
   EXPECT_EQ(free8.ideal_wavefronts, 2u);

@@ -1,5 +1,5 @@
 // The time model's terms on hand-computed cases, the DRAM channel and row models, and the
-// notes' roofline example (EXAMPLES.md B8).
+// notes' roofline example (docs/examples.md B8).
 #include "sim/model/time_model.h"
 
 #include <gtest/gtest.h>
@@ -133,6 +133,31 @@ TEST(TimeModelTest, L2AndL1TermsFromTheBusiestUnit) {
   EXPECT_EQ(t.bound, Bound::L2);
 }
 
+TEST(TimeModelTest, L1TagStageTakesAtLeastACyclePerRequest) {
+  // The tag stage resolves 4 lines per cycle: ceil(lines / 4) wavefronts a request, one for a
+  // broadcast (1 line), none without an active lane.
+  EXPECT_EQ(l1_tag_wavefronts(0), 0u);
+  EXPECT_EQ(l1_tag_wavefronts(1), 1u);
+  EXPECT_EQ(l1_tag_wavefronts(4), 1u);
+  EXPECT_EQ(l1_tag_wavefronts(5), 2u);
+  EXPECT_EQ(l1_tag_wavefronts(32), 8u);
+  const SimConfig cfg = hand_config();
+  KernelStats k = kernel(1, 32);
+  // SM0: 300 broadcast loads, 1 sector and 1 line each: the data stage needs 300 / 4 = 75
+  // cycles, the tag stage 300 (one a request). SM1: 100 unit-stride loads of 4-byte words (4
+  // sectors, 1 line): 100 cycles in either stage. The slower stage of the busiest SM: 300 ns.
+  k.traffic.sm_l1_sectors = {300, 400};
+  k.traffic.sm_l1_tag_wavefronts = {300, 100};
+  EXPECT_DOUBLE_EQ(estimate_time(k, cfg).l1_ns, 300);
+  // 16-byte loads of 32 lanes (16 sectors in 4 lines each): 4 cycles of data, 1 of tags.
+  k.traffic.sm_l1_sectors = {16 * 50, 0};
+  k.traffic.sm_l1_tag_wavefronts = {50, 0};
+  EXPECT_DOUBLE_EQ(estimate_time(k, cfg).l1_ns, 200);
+  // Shared wavefronts share the data stage with the sectors, not the tag stage: 200 + 150.
+  k.traffic.sm_shared_wavefronts = {150, 0};
+  EXPECT_DOUBLE_EQ(estimate_time(k, cfg).l1_ns, 350);
+}
+
 TEST(TimeModelTest, SingleWarpStreamIsLatencyBound) {
   // One warp, 100 dependent loads that all miss to DRAM: Little's law with one request in
   // flight gives 100 x 1000 cycles = 100 us at 1 GHz.
@@ -169,7 +194,9 @@ TEST(TimeModelTest, DramQueueingLengthensTheChainWhereItMeetsTheDramRate) {
   EXPECT_DOUBLE_EQ(t.latency_ns, 100'000);  // the unloaded chain
   EXPECT_NEAR(t.queue_ns, 10'000, 1e-6);
   EXPECT_NEAR(t.estimate_ns, 110'000, 1e-6);
-  EXPECT_EQ(t.bound, Bound::Latency);
+  // The chain at unloaded latency (100 us) is no longer than the DRAM's 100 us: the 10 us it
+  // outlasts the DRAM by is queueing at the DRAM (u = 10/11), so the DRAM is what saturates.
+  EXPECT_EQ(t.bound, Bound::Dram);
   // Half the load sectors hit in L1: 50 loads wait in the queue, and the chain is 50.5 us
   // (100 loads at (10 + 1000) / 2 cycles). (T - 50.5 us)(T - 100 us) = 50 x 10 x 100 us: the root
   // is 100.99 us, past the DRAM's 100 us: a DRAM-bound kernel waits a little for its loads.
@@ -182,6 +209,20 @@ TEST(TimeModelTest, DramQueueingLengthensTheChainWhereItMeetsTheDramRate) {
   EXPECT_NEAR(t.queue_ns, root - 50'500, 1e-6);
   EXPECT_GT(t.estimate_ns, 100'000);
   EXPECT_LT(t.estimate_ns, 101'000);
+  EXPECT_EQ(t.bound, Bound::Dram);  // the loaded chain is the largest term, by its queue only
+  // Twice the loads and no L1 hits: a 200 us chain at unloaded latency, past the DRAM's 100 us,
+  // so latency-bound (more loads in flight would help) though it queues as well: (T - 200 us)
+  // (T - 100 us) = 200 x 10 x 100 us.
+  KernelStats longer = dram_loads_kernel(200);
+  longer.traffic.dram.channel_bytes = {5'000'000, 5'000'000};
+  longer.traffic.dram.read_bytes = 10'000'000;
+  t = estimate_time(longer, cfg);
+  EXPECT_DOUBLE_EQ(t.latency_ns, 200'000);
+  const double gap2 = 200'000.0 - 100'000.0;
+  EXPECT_NEAR(t.estimate_ns, (300'000.0 + std::sqrt(gap2 * gap2 + 4 * 200 * 10 * 100'000.0)) / 2,
+              1e-6);
+  EXPECT_GT(t.queue_ns, 0);
+  EXPECT_EQ(t.bound, Bound::Latency);
 }
 
 TEST(TimeModelTest, FarPartitionHitsCostTheFarLatency) {
@@ -366,7 +407,7 @@ TEST(TimeModelTest, RowModelReordersWithinTheWindow) {
 }
 
 TEST(TimeModelTest, NotesRooflineExample) {
-  // EXAMPLES.md B8: 20 TFLOP/s and 1 TB/s give balance 20; intensity T_tile / 4.
+  // docs/examples.md B8: 20 TFLOP/s and 1 TB/s give balance 20; intensity T_tile / 4.
   for (const auto& [tile, bound] :
        {std::pair{1, "memory-bound"}, std::pair{32, "memory-bound"}, std::pair{79, "memory-bound"},
         std::pair{80, "compute-bound"}}) {

@@ -84,15 +84,29 @@ TEST(CliPresetsTest, ListingNamesEveryPresetWithItsGpuAndSources) {
   const CliResult table = run_cli("presets");
   ASSERT_EQ(table.status, 0) << table.err;
   // The volta-v100 row: its board and chip and its sources, from the file's header comment.
+  // Every row's sources start with the preset's own section of the hardware notes.
   std::istringstream lines(table.out);
   std::string line, volta;
-  while (std::getline(lines, line))
+  std::set<std::string> cited;
+  while (std::getline(lines, line)) {
     if (line.starts_with("volta-v100 ")) volta = line;
+    const std::string name = line.substr(0, line.find(' '));
+    if (source_presets().contains(name) &&
+        line.find("  docs/hardware.md#" + name + " ") != std::string::npos)
+      cited.insert(name);
+  }
   EXPECT_NE(volta.find("NVIDIA Tesla V100 SXM2 (GV100, Volta, compute capability 7.0)"),
             std::string::npos)
       << table.out;
-  EXPECT_NE(volta.find("../shared/design/HARDWARE.md section 4"), std::string::npos) << volta;
+  EXPECT_NE(volta.find("docs/hardware.md#volta-v100 (tags as listed there)"), std::string::npos)
+      << volta;
+  EXPECT_EQ(cited, source_presets()) << table.out;
   EXPECT_NE(table.out.find(source_path("configs")), std::string::npos) << table.out;
+  // From the build tree the hardware notes are the source tree's.
+  EXPECT_NE(table.out.find("hardware notes (each preset's figures and their sources):\n  " +
+                           source_path("docs/hardware.md") + "\n"),
+            std::string::npos)
+      << table.out;
 }
 
 }  // namespace

@@ -137,7 +137,7 @@ TEST(CliRunTest, ConvertRoundTripsEveryFormat) {
 }
 
 TEST(CliRunTest, GeneratedMatrixProductsReadTwoNCubedOverT) {
-  // EXAMPLES.md D at N = 64, T = 16: 2N^3 = 524288 thread reads naive, 2N^3 / T = 32768 tiled.
+  // docs/examples.md D at N = 64, T = 16: 2N^3 = 524288 thread reads naive, 2N^3 / T = 32768 tiled.
   TempDir tmp;
   ASSERT_EQ(run_cli("gen matmul_naive --n 64 --tile 16 -o " + tmp.file("n.gmt")).status, 0);
   ASSERT_EQ(run_cli("gen matmul_tiled --n 64 --tile 16 -o " + tmp.file("t.gmt")).status, 0);

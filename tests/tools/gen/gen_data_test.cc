@@ -1,4 +1,4 @@
-// Each hand-written tests/data file (one EXAMPLES.md case) equals what its pattern generates:
+// Each hand-written tests/data file (one docs/examples.md case) equals what its pattern generates:
 // kernel line and records, field by field. Reads the files with the real trace reader.
 #include <gtest/gtest.h>
 

@@ -26,7 +26,7 @@ const WarpInstr& find(const std::vector<WarpInstr>& recs, std::uint32_t cta, std
   throw SimError("record not found");
 }
 
-// ---- matrix products (EXAMPLES.md D) ----------------------------------------------------------
+// ---- matrix products (docs/examples.md D) -------------------------------------------------------
 
 TEST(GenTest, MatmulNaiveReadsTwoNCubedThreadValues) {
   GenParams p;
@@ -148,7 +148,7 @@ TEST(GenTest, VectorAddReadsEachValueOnce) {
   EXPECT_EQ(w.records, 3u * 32);  // 32 warps, the last one 8 lanes
 }
 
-// ---- lane-address patterns (EXAMPLES.md A, B, C) ----------------------------------------------
+// ---- lane-address patterns (docs/examples.md A, B, C) -------------------------------------------
 
 TEST(GenTest, MisalignedSequentialIsUnitStrideFromEight) {
   GenParams p;
@@ -450,6 +450,45 @@ TEST(GenTest, StreamOccupancyKernelsAndLaunch) {
   EXPECT_NE(test::error_of("stream_occupancy", p).find("--block"), std::string::npos);
 }
 
+TEST(GenTest, CtaReuseRereadsItsDataSetsAfterAWarmUp) {
+  GenParams p;
+  p.block = 64;  // two warps
+  p.n = 4;       // four loads per thread: two loop trips of two
+  p.elem_bytes = 8;
+  p.footprint = 3 * 64 * 4 * 8;  // three data sets of block x n x elem = 2048 bytes
+  p.ctas = 4;
+  p.base = 1 << 20;
+  const CollectingWriter w = run("cta_reuse", p);
+  ASSERT_EQ(w.kernels.size(), 2u);
+  EXPECT_EQ(w.kernels[0].name, "cta_reuse_warmup");
+  EXPECT_EQ(w.kernels[0].grid.x, 3u);  // one CTA per data set
+  EXPECT_EQ(w.kernels[1].name, "cta_reuse");
+  EXPECT_EQ(w.kernels[1].grid.x, 4u);
+  EXPECT_EQ(w.kernels[1].block.x, 64u);
+  ASSERT_EQ(w.records[0].size(), 3u * 4 * 2);  // CTAs x loads x warps
+  ASSERT_EQ(w.records[1].size(), 4u * 4 * 2);
+  // Thread t of CTA b, trip i, half h: element 2 x 64 x (3i + b mod 3) + 64h + t, 8 bytes each.
+  auto at = [&](std::size_t kernel, std::uint32_t cta, std::uint32_t load, std::uint32_t warp) {
+    const WarpInstr& r = w.records[kernel][(cta * 4 + load) * 2 + warp];
+    EXPECT_EQ(r.cta, cta);
+    EXPECT_EQ(r.inst, load);
+    EXPECT_EQ(r.warp, warp);
+    EXPECT_EQ(r.op, Op::LDG);
+    EXPECT_EQ(r.mask, 0xffffffffu);
+    return r;
+  };
+  EXPECT_EQ(at(1, 1, 0, 0).addr[5], p.base + 133 * 8);   // 128 x 1 + 5
+  EXPECT_EQ(at(1, 3, 3, 1).addr[0], p.base + 480 * 8);   // 128 x (3 + 0: set 0 again) + 64 + 32
+  EXPECT_EQ(at(1, 3, 3, 1).addr[31], p.base + 511 * 8);  // + 31 lanes
+  EXPECT_EQ(at(0, 2, 2, 0).addr[0], p.base + 640 * 8);   // 128 x (3 + 2)
+  EXPECT_EQ(at(1, 3, 3, 1).addr[0], at(0, 0, 3, 1).addr[0]);  // CTA 3 rereads CTA 0's set
+  p.footprint = 1000;
+  EXPECT_NE(test::error_of("cta_reuse", p).find("whole number of data sets"), std::string::npos);
+  p.footprint = 0;
+  p.n = 3;
+  EXPECT_NE(test::error_of("cta_reuse", p).find("even number"), std::string::npos);
+}
+
 TEST(GenTest, EveryPatternEmitsWithItsDefaults) {
   for (const PatternInfo& info : patterns()) {
     SCOPED_TRACE(std::string(info.name));
@@ -458,7 +497,8 @@ TEST(GenTest, EveryPatternEmitsWithItsDefaults) {
     p.n = info.name == "vector_add" ? 4096 : 0;
     CountingWriter w;
     generate(info.name, p, w);
-    EXPECT_EQ(w.kernels, info.name == "pointer_chase" ? 2u : 1u);  // its warm-up, then the chase
+    const bool warmed = info.name == "pointer_chase" || info.name == "cta_reuse";
+    EXPECT_EQ(w.kernels, warmed ? 2u : 1u);  // a warm-up kernel, then the measured one
     EXPECT_GT(w.records, 0u);
     EXPECT_FALSE(info.summary.empty());
   }

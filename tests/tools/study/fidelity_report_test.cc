@@ -20,35 +20,37 @@ const std::string kHeader =
     "# gpumemsim fidelity points, written by hand\n"
     "# points=quick\n"
     "kind,curve,preset,overrides,board,source,x_label,unit,series,x,published,simulated,"
-    "error_pct,metric,value,bound,target,within\n";
+    "error_pct,metric,value,bound,target,within,role\n";
 // A board with markup, a quote and a comma (quoted as RFC 4180 says).
 const std::string kLatency =
     "latency_x,volta-v100,gpu.clock_mhz=1380,\"V100 <b> & \"\"PCIe\"\", 80 SMs\",repo <a> @ 1c36";
 const std::string kStream = "stream_x,hopper-h200,,H200,repo2";
 
 std::string point(const std::string& curve, const std::string& series, const std::string& x,
-                  const std::string& values) {
+                  const std::string& values, const std::string& role = "check") {
   const bool latency = curve == kLatency;
   return "point," + curve + "," +
          (latency ? "footprint (KiB),cycles/load," : "block size (threads),GB/s,") + series + "," +
-         x + "," + values + ",,,,,\n";
+         x + "," + values + ",,,,,," + role + "\n";
 }
 
 std::string metric(const std::string& curve, const std::string& unit, const std::string& edges,
                    const std::string& rest) {
-  return "metric," + curve + ",," + unit + ",,," + edges + ",," + rest + "\n";
+  return "metric," + curve + ",," + unit + ",,," + edges + ",," + rest + ",\n";
 }
 
 /// Two curves on two presets: a latency curve of 3 points whose l2_edge is over its bound, and
-/// a stream curve of 2 blocks x 2 kernels whose mae_read is a gap (bound above target).
+/// a stream curve of 2 blocks x 2 kernels whose mae_read is a gap (bound above target). The first
+/// point of each is a fit, the others checks.
 std::string good_csv() {
-  return kHeader + point(kLatency, "latency", "16", "30,30.5,1.66") +
+  return kHeader + point(kLatency, "latency", "16", "30,30.5,1.66", "fit") +
          point(kLatency, "latency", "256", "215,214,-0.47") +
          point(kLatency, "latency", "8192", "420,400,-4.76") +
          metric(kLatency, "", ",", "mae,2.3,10.0,10,yes") +
          metric(kLatency, "KiB", "130,130", "l1_edge,0,5.0,5,yes") +
          metric(kLatency, "KiB", "7684,8606", "l2_edge,12,5.0,5,no") +
-         point(kStream, "init", "32", "100,110,10") + point(kStream, "read", "32", "80,70,-12.5") +
+         point(kStream, "init", "32", "100,110,10") +
+         point(kStream, "read", "32", "80,70,-12.5", "fit") +
          point(kStream, "init", "256", "900,880,-2.2") +
          point(kStream, "read", "256", "700,800,14.3") +
          metric(kStream, "", ",", "mae,9.7,15.0,15,yes") +
@@ -105,6 +107,32 @@ TEST(FidelityReportTest, ReadsCurvesPointsAndMetrics) {
   EXPECT_EQ(p.notes[1], "points=quick");
 }
 
+TEST(FidelityReportTest, FitsAndChecksApartPerPresetAndKind) {
+  const std::vector<FidelityGroup> g = parse_fidelity_points(good_csv(), "p.csv").groups();
+  ASSERT_EQ(g.size(), 4u);
+  // volta-v100 latency: fit = the 16 KiB point, |1.66|; check = (0.47 + 4.76) / 2 = 2.615.
+  EXPECT_EQ(g[0].preset, "volta-v100");
+  EXPECT_EQ(g[0].kind, "latency");
+  EXPECT_TRUE(g[0].fit);
+  EXPECT_EQ(g[0].points, 1u);
+  EXPECT_DOUBLE_EQ(g[0].mae_pct, 1.66);
+  EXPECT_FALSE(g[1].fit);
+  EXPECT_EQ(g[1].points, 2u);
+  EXPECT_DOUBLE_EQ(g[1].mae_pct, (0.47 + 4.76) / 2);
+  // hopper-h200 bandwidth: fit = 32/read, 12.5; check = (10 + 2.2 + 14.3) / 3.
+  EXPECT_EQ(g[2].preset, "hopper-h200");
+  EXPECT_EQ(g[2].kind, "bandwidth");
+  EXPECT_DOUBLE_EQ(g[2].mae_pct, 12.5);
+  EXPECT_DOUBLE_EQ(g[3].mae_pct, (10 + 2.2 + 14.3) / 3);
+  EXPECT_EQ(g[3].curves, (std::vector<std::string>{"stream_x"}));
+  std::ostringstream out;
+  print_fidelity_table(out, parse_fidelity_points(good_csv(), "p.csv"));
+  EXPECT_NE(out.str().find("hopper-h200  bandwidth  check  8.8    3       stream_x"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(page_of(good_csv()).find("<h2>Fits and checks apart</h2>"), std::string::npos);
+}
+
 TEST(FidelityReportTest, OneChartPerCurveWithAMarkPerPoint) {
   const std::string page = page_of(good_csv());
   EXPECT_EQ(count(page, "<svg class=\"chart\" data-chart=\"line\""), 2u);
@@ -146,7 +174,8 @@ TEST(FidelityReportTest, TableIsTheSummary) {
   std::ostringstream out;
   print_fidelity_table(out, parse_fidelity_points(good_csv(), "p.csv"));
   const std::string t = out.str();
-  EXPECT_EQ(count(t, "\n"), 4u);  // header, two curves, totals
+  // header, two curves, totals; a title, a header and four groups
+  EXPECT_EQ(count(t, "\n"), 10u) << t;
   EXPECT_NE(t.find("mae 2.3, l1_edge 0.0, l2_edge 12.0"), std::string::npos) << t;
   EXPECT_NE(t.find("l2_edge 12.00 > 5.0"), std::string::npos) << t;
   EXPECT_NE(t.find("2 curves, 5 metrics: 1 over their bound, 1 gaps"), std::string::npos) << t;
@@ -162,7 +191,7 @@ TEST(FidelityReportTest, BadFilesNameTheFileAndLine) {
   // Line 5 with a cell too many.
   std::string cells = good;
   cells.insert(cells.find("\n", cells.find("215,214")), ",x");
-  EXPECT_NE(error_of(cells).find("p.csv:5: 19 cells"), std::string::npos) << error_of(cells);
+  EXPECT_NE(error_of(cells).find("p.csv:5: 20 cells"), std::string::npos) << error_of(cells);
   std::string nan = good;
   nan.replace(nan.find("215,214"), 3, "2x5");
   EXPECT_NE(error_of(nan).find("p.csv:5: published '2x5' is not a number"), std::string::npos)
@@ -187,6 +216,14 @@ TEST(FidelityReportTest, BadFilesNameTheFileAndLine) {
                 .find("p.csv:4: curve c has metrics but no point"),
             std::string::npos);
   EXPECT_NE(error_of(kHeader).find("p.csv: no curve"), std::string::npos);
+  std::string role = good;
+  role.replace(role.find(",fit\n"), 5, ",maybe\n");
+  EXPECT_NE(error_of(role).find("p.csv:4: role 'maybe': expected fit or check"), std::string::npos)
+      << error_of(role);
+  std::string metric_role = good;
+  metric_role.replace(metric_role.find("10,yes,\n"), 8, "10,yes,fit\n");
+  EXPECT_NE(error_of(metric_role).find("p.csv:7: role 'fit' on a metric row"), std::string::npos)
+      << error_of(metric_role);
 }
 
 TEST(FidelityReportTest, CommandWritesThePageOrOneErrorAndNoFile) {

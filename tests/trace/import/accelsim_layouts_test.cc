@@ -150,9 +150,10 @@ TEST(AccelSimLayoutsTest, Version3FilesKeepTheOldFormatLineWithoutThePrefix) {
   EXPECT_EQ(r.records[0].addr[1], 0x7f0010000008u);
 }
 
-TEST(AccelSimLayoutsTest, RawTracerOutputIsReplayedInFileOrder) {
+TEST(AccelSimLayoutsTest, RawTracerOutputIsRegroupedByBlockAndWarp) {
   // kernel-N.trace as tracer_tool writes it, before post-traces-processing: no #BEGIN_TB, every
-  // line prefixed with its block and warp, blocks interleaved as they ran.
+  // line prefixed with its block and warp, blocks interleaved as they ran. The records come in
+  // the order of the post-processed file: block 0, then block 1 with its warps interleaved.
   TempDir dir;
   std::string h = header(3, false);
   h.replace(h.find("-grid dim = (1,1,1)"), 19, "-grid dim = (2,1,1)");
@@ -165,11 +166,13 @@ TEST(AccelSimLayoutsTest, RawTracerOutputIsReplayedInFileOrder) {
   write_bytes(dir.file("kernelslist"), "MemcpyHtoD,0x00007f0010000000,4096\nkernel-1.trace\n");
   const Read r = read_all(dir.file("kernelslist"), true);
   ASSERT_EQ(r.records.size(), 3u);
-  EXPECT_EQ(r.records[0].cta, 1u);
-  EXPECT_EQ(r.records[0].warp, 1u);
-  EXPECT_EQ(r.records[1].cta, 0u);
-  EXPECT_EQ(r.records[1].mask, 0xffffu);
-  EXPECT_EQ(r.records[2].op, Op::STG);
+  EXPECT_EQ(r.records[0].cta, 0u);
+  EXPECT_EQ(r.records[0].mask, 0xffffu);
+  EXPECT_EQ(r.records[1].cta, 1u);
+  EXPECT_EQ(r.records[1].warp, 0u);
+  EXPECT_EQ(r.records[1].op, Op::STG);
+  EXPECT_EQ(r.records[2].cta, 1u);
+  EXPECT_EQ(r.records[2].warp, 1u);
   EXPECT_EQ(r.counts.non_memory, 1u);
   EXPECT_EQ(read_trace(dir.file("kernelslist")).records.at(0).size(), 3u);  // detected
   write_bytes(dir.file("kernel-1.trace"),

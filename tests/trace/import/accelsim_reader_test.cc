@@ -293,8 +293,24 @@ TEST(AccelSimReaderTest, StructuralErrors) {
                17, "warp 0 appears twice in one block");
   expect_error(one_warp("0010 00000003 1 R1 LDG.E 1 R2 4 2 0xfffffffffffffff0 16\n", 1), 17,
                "address of active lane 1 overflows 64 bits");
-  expect_error(one_warp("0010 00000001 1 R1 LDG.E 1 R2 4 0 0x1000 0 7\n", 1), 17,
-               "unexpected text '7' after the addresses");
+  {  // a field after the immediate is read past by default (a warning), refused with --strict
+    TempPath p(".traceg");
+    write_bytes(p.str(), one_warp("0010 00000001 1 R1 LDG.E 1 R2 4 0 0x1000 0 7\n", 1));
+    EXPECT_EQ(records_of(p.str()).size(), 1u);
+    ImportOptions strict;
+    strict.strict = true;
+    GMS_EXPECT_CONTAINS(error_of([&] {
+                          AccelSimReader r(std::make_unique<InputStream>(p.str()), false, strict);
+                          KernelInfo k;
+                          std::vector<WarpInstr> batch(4);
+                          while (r.next_kernel(k))
+                            while (r.read(batch) != 0) {
+                            }
+                        }),
+                        p.str() +
+                            ":17: tracer v5 Accel-Sim layout: unexpected text '7' after the "
+                            "addresses and the immediate");
+  }
   std::string bad_dim(kHeader);
   bad_dim.replace(bad_dim.find("(2,1,1)"), 7, "(2,1)");  // a zero is a lie, warned about
   expect_error(bad_dim, 3, "bad grid dim '(2,1)'");

@@ -140,7 +140,9 @@ TEST(NvbitReaderTest, ErrorsNameFileAndLine) {
   expect_error(l + record("0,0,0", 64, "LDG.E", 0x1000, 4), 2, "warp 64 is out of range");
   expect_error(l + record("0,0,0", 0, "LDG.E", 0x1000, 4, 0, 5), 2,
                "record of grid_launch_id 5 inside launch 4");
-  expect_error(l + "MEMTRACE: CTX 0x1 - something else\n", 2, "unrecognised mem_trace line");
+  // A CTX line that is neither launch nor record (a tool's own output) is skipped, counted.
+  expect_error(l + "MEMTRACE: CTX 0x1 - something else\n" + record("2,0,0", 0, "LDG.E", 0x1000, 4),
+               3, "CTA 2,0,0 is outside the grid");
   expect_error(l + l, 2, "duplicate kernel launch id 4");
   std::string bad = record("0,0,0", 0, "LDG.E", 0x1000, 4);
   bad.replace(bad.find("0x0000000000001004"), 18, "0x00000000000010zz");

@@ -105,6 +105,61 @@ TEST(NvbitVariantsTest, UnknownFieldsAndLonePerThreadLinesAreErrors) {
       ":3: Thread40 is not a lane of a warp");
 }
 
+TEST(NvbitVariantsTest, FieldsAreFoundByNameInAnyOrder) {
+  // The stock order, and a tool that prints SM_id and pc first and moves the launch id last.
+  const std::string stock = std::string(kLaunch) +
+                            "MEMTRACE: CTX 0x00005581c6a4e120 - grid_launch_id 0 - CTA 1,0,0 - "
+                            "warp 3 - LDG.E - " +
+                            lanes(0x7f0000001000, 4) + "\n";
+  const std::string moved = std::string(kLaunch) +
+                            "MEMTRACE: CTX 0x00005581c6a4e120 - SM_id 5 - pc 0x80 - warp 3 - "
+                            "CTA 1,0,0 - LDG.E - grid_launch_id 0 - " +
+                            lanes(0x7f0000001000, 4) + "\n";
+  const Read a = read_log(stock), b = read_log(moved);
+  ASSERT_EQ(a.records.size(), 1u);
+  ASSERT_EQ(b.records.size(), 1u);
+  EXPECT_EQ(b.records[0].cta, 1u);
+  EXPECT_EQ(b.records[0].warp, 3u);
+  EXPECT_EQ(b.records[0].sm, 5u);
+  EXPECT_EQ(b.records[0].inst, 0x80u);
+  EXPECT_EQ(active_addrs(a.records[0]), active_addrs(b.records[0]));
+  // A record of another launch than the last LAUNCH line stays an error, wherever its id is.
+  std::string other = moved;
+  other.replace(other.find("grid_launch_id 0 - 0x"), 16, "grid_launch_id 7");
+  GMS_EXPECT_CONTAINS(error_for(other), ":2: record of grid_launch_id 7 inside launch 0");
+  GMS_EXPECT_CONTAINS(error_for(std::string(kLaunch) + "SM_id 1 - CTA 0,0,0 - warp 0 - LDG.E\n"),
+                      ":2: record without addresses");
+  GMS_EXPECT_CONTAINS(error_for(std::string(kLaunch) + "SM_id 1 - CTA 0,0,0 - warp 0 - LDG.E - " +
+                                lanes(0x1000, 4, 31) + "\n"),
+                      ":2: record has 31 addresses");
+}
+
+TEST(NvbitVariantsTest, TriplesOnTheRecordLineAndOtherLinesCounted) {
+  std::string triples;
+  for (int lane = 0; lane < 32; ++lane)
+    triples += fmt::format("Thread{},0x3f800000,0x{:x} ", lane, 0x7f0000000000 + lane * 4);
+  const std::string text =
+      "------------- NVBit (NVidia Binary Instrumentation Tool v1.7) Loaded --------------\n" +
+      std::string(kLaunch) +
+      "MEMTRACE: CTX 0x00005581c6a4e120 - alloc address 0x7f0000000000 - size 4096\n"
+      "result = 42\n"
+      "CTA 0,0,0 - warp 1 - STG.E - " +
+      triples + "\n";
+  TempPath p(".log");
+  write_bytes(p.str(), text);
+  NvbitReader r(std::make_unique<InputStream>(p.str()));
+  KernelInfo k;
+  std::vector<WarpInstr> batch(4), got;
+  while (r.next_kernel(k))
+    while (std::size_t n = r.read(batch)) got.insert(got.end(), batch.begin(), batch.begin() + n);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].op, Op::STG);
+  EXPECT_EQ(got[0].mask, 0xffffffffu);
+  EXPECT_EQ(got[0].addr[31], 0x7f000000007cu);
+  EXPECT_EQ(r.counts().other_lines, 3u);  // banner, alloc line, program output
+  GMS_EXPECT_CONTAINS(r.format_description(), "per-thread ThreadN,data,address lists");
+}
+
 TEST(InfoOnImportsTest, NamesTheGenerationSkippedInstructionsAndWarnings) {
   TempDir dir;
   write_bytes(dir.file("kernel-593-ctx_0x55c28dad19e0.traceg"),

@@ -72,7 +72,7 @@ Count independent_count(const std::string& text, bool prefixed) {
       continue;
     }
     if (line[0] == '#' || line.starts_with("thread block") || line.starts_with("warp") ||
-        line.starts_with("insts"))
+        line.starts_with("insts") || line.find(" = ") != std::string::npos)  // cluster id = ...
       continue;
     ++c.lines;
     std::istringstream t(line);
@@ -200,6 +200,12 @@ const std::vector<CorpusTrace>& corpus() {
        {"kernel-1.traceg.xz"},
        false,
        AccelSimLayout::V5},
+      // Hand-written (README): no licensed tracer-6 file with cluster lines was found.
+      {"handwritten_v6_hopper_clusters",
+       "kernelslist.g",
+       {"kernel-1-ctx_0x5612a3b0c2d0.traceg"},
+       false,
+       AccelSimLayout::V6},
   };
   return kCorpus;
 }
@@ -261,7 +267,8 @@ TEST(ThirdPartyCorpusTest, EveryTraceReplaysWithTheIndependentCounts) {
     }
     EXPECT_EQ(kernels, c.kernels.size());
     const ImportCounts& ic = reader.counts();
-    EXPECT_EQ(ic.records + ic.non_memory + ic.unsupported + ic.inactive, want.lines);
+    EXPECT_EQ(ic.records + ic.non_memory + ic.unsupported + ic.bulk_copies + ic.inactive,
+              want.lines);
     EXPECT_EQ(ic.non_memory, want.non_memory);
     EXPECT_EQ(threads, want.threads);
     for (SimMode mode : {SimMode::Cold, SimMode::Cached}) {
@@ -403,6 +410,36 @@ TEST(ThirdPartyCorpusTest, TheV5VectorAddMovesWhatItsMemcpysCopied) {
   const std::uint64_t warps = (copied[0] / 4 + 31) / 32;
   EXPECT_EQ(res[0].total(OpClass::GlobalLoad).instructions, 2 * warps);
   EXPECT_EQ(res[0].total(OpClass::GlobalStore).instructions, warps);
+}
+
+TEST(ThirdPartyCorpusTest, TheHopperFilesClustersAreKeptPerBlock) {
+  // The cluster lines of each block, read here with a line scan, against clusters().
+  const CorpusTrace& c = corpus_trace("handwritten_v6_hopper_clusters");
+  std::istringstream in(file_text(corpus_path(c, c.kernels[0])));
+  std::string line;
+  std::vector<std::uint32_t> ranks, ids;
+  std::size_t blocks = 0, bulk = 0;
+  while (std::getline(in, line)) {
+    if (line.starts_with("cluster rank = ")) ranks.push_back(std::stoul(line.substr(15)));
+    if (line.starts_with("cluster id = ")) ids.push_back(std::stoul(line.substr(13)));
+    blocks += line.starts_with("thread block = ");
+    bulk += line.find(" UTMALDG") != std::string::npos;
+  }
+  ASSERT_EQ(ranks.size(), blocks);
+  ASSERT_GT(bulk, 0u);
+  AccelSimReader reader(std::make_unique<InputStream>(corpus_path(c, c.replay)), true);
+  KernelInfo k;
+  std::vector<WarpInstr> batch(64);
+  ASSERT_TRUE(reader.next_kernel(k));
+  while (reader.read(batch) != 0) {
+  }
+  ASSERT_EQ(reader.clusters().size(), ranks.size());
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    EXPECT_EQ(reader.clusters()[i].cta, i);
+    EXPECT_EQ(reader.clusters()[i].rank, ranks[i]);
+    EXPECT_EQ(reader.clusters()[i].id[0], ids[i]);
+  }
+  EXPECT_EQ(reader.counts().bulk_copies, bulk);
 }
 
 TEST(ThirdPartyCorpusTest, ThePyTorchKernelsHeaderLiesAreRecorded) {

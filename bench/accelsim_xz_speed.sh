@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The Accel-Sim importer's reading time against xz's own decoding (bench/RESULTS.md, "Accel-Sim
+# reading against xz (issue 32, speed)"). DIR holds kernel-1.traceg.xz and kernel-1.trace.xz
+# (python3 bench/gen_raw_accelsim.py DIR, then xz -3 -T2 -k on both files).
+# Usage: bench/accelsim_xz_speed.sh DIR RUNS GPUMEMSIM...
+# Several binaries (e.g. a base build and a new one) are run alternately, command by command, so
+# that a shared machine's load falls on all of them alike. Prints one line per command and run:
+# binary (its position in the list), command, file, CPU s (user+sys), wall s, peak RSS KiB.
+set -euo pipefail
+dir=$1
+runs=$2
+shift 2
+bins=("$@")
+t=$(mktemp)
+trap 'rm -f "$t"' EXIT
+measure() {  # label file command...
+  local label=$1 file=$2
+  shift 2
+  /usr/bin/time -o "$t" -f "%U %S %e %M" "$@" >/dev/null 2>&1
+  read -r u s e m <"$t"
+  printf '%-7s %-20s cpu %5.2f wall %5.2f rss %7d\n' "$label" "$file" \
+    "$(echo "$u + $s" | bc)" "$e" "$m"
+}
+for f in kernel-1.traceg.xz kernel-1.trace.xz; do
+  for _ in $(seq "$runs"); do
+    measure xz "$f" sh -c "xz -dc '$dir/$f' | wc -l"
+    for i in "${!bins[@]}"; do measure "$i:info" "$f" "${bins[$i]}" info --no-progress "$dir/$f"; done
+    for i in "${!bins[@]}"; do
+      measure "$i:run" "$f" "${bins[$i]}" run "$dir/$f" --mode cold --format csv -o /dev/null
+    done
+  done
+done

@@ -1,0 +1,53 @@
+#include "sim/diagnosis/diagnose.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "sim/replay/instr_table.h"
+#include "sim/replay/kernel_results.h"
+
+namespace gms {
+
+const PatternSummary* KernelPatterns::find(std::uint32_t inst, Op op, std::uint8_t size) const {
+  for (const PatternSummary& s : instructions)
+    if (s.inst == inst && s.op == op && s.size == size) return &s;
+  return nullptr;
+}
+
+std::vector<KernelPatterns> diagnose(trace::TraceReader& reader, const SimConfig& cfg,
+                                     const RunOptions& opts) {
+  const Coalescer coalescer(cfg.coalescer);
+  const SmemArbiter arbiter(cfg.shared);
+  std::vector<KernelPatterns> out;
+  std::vector<WarpInstr> batch(256);
+  KernelInfo kernel;
+  while (reader.next_kernel(kernel)) {
+    if (!replays_kernel(opts, kernel.id)) continue;
+    KernelPatterns k;
+    k.kernel = kernel;
+    InstrTable rows;
+    while (const std::size_t n = reader.read(batch)) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const WarpInstr& w = batch[i];
+        bool created = false;
+        const std::uint32_t r = rows.row(w, created);
+        if (created) {
+          PatternSummary s;
+          s.inst = w.inst;
+          s.op = w.op;
+          s.size = w.size;
+          k.instructions.push_back(s);
+        }
+        k.instructions[r].add(classify(w, coalescer, arbiter));
+        if (!is_shared(w.op))
+          for (LaneMask m = w.mask; m != 0; m &= m - 1)
+            k.highest_address =
+                std::max(k.highest_address, w.addr[std::countr_zero(m)] + w.size - 1);
+      }
+    }
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+}  // namespace gms

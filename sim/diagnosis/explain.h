@@ -1,0 +1,80 @@
+#pragma once
+/// `gpumemsim explain`: which instruction to fix first. The trace is replayed once as it is and
+/// once per candidate instruction (the top N by wasted bytes, shared-memory conflicts counted at
+/// 128 bytes a wavefront) with that instruction's accesses made ideal (IdealizingReader,
+/// sim/diagnosis/ideal_reader.h), every replay through simulate() in the mode asked for; the
+/// what-ifs are ranked by the kernel time they save, not by bytes.
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/config/config.h"
+#include "sim/core/stats.h"
+#include "sim/diagnosis/diagnose.h"
+#include "sim/diagnosis/ideal_reader.h"
+#include "sim/replay/run_options.h"
+#include "sim/report/report.h"
+
+namespace gms {
+
+struct ExplainOptions {
+  std::size_t top = 5;  ///< candidate instructions
+  /// Replays run side by side on this many threads (each on one); 0: one per core.
+  unsigned jobs = 0;
+};
+
+/// A kernel's figures that a what-if compares.
+struct KernelFigures {
+  std::uint64_t sectors = 0;     ///< global, local and atomic sectors
+  std::uint64_t wavefronts = 0;  ///< shared-memory wavefronts
+  std::uint64_t dram_bytes = 0;  ///< DRAM bytes read and written
+  double l1_hit_rate = 0;        ///< global-load L1 sector hit rate (cached mode)
+  double l2_hit_rate = 0;        ///< L2 read sector hit rate (cached mode)
+  double time_ns = 0;            ///< the time model's estimate
+};
+KernelFigures kernel_figures(const KernelStats& k);
+
+/// One candidate in one mode.
+struct WhatIf {
+  InstrTarget target;
+  std::string kernel_name;
+  KernelMode mode = KernelMode::Cold;
+  std::optional<std::uint32_t> line;  ///< source line, where the trace has line info
+  std::string pattern;                ///< summary_label of the instruction
+  std::string reading;                ///< summary_reading of the instruction
+  AccessCounters before, after;       ///< the instruction's own counters
+  KernelFigures kernel_before, kernel_after;
+  std::uint64_t rewritten = 0;  ///< executions made ideal (the instruction's executions)
+
+  double saved_ns() const { return kernel_before.time_ns - kernel_after.time_ns; }
+  double saved_fraction() const {
+    return kernel_before.time_ns > 0 ? saved_ns() / kernel_before.time_ns : 0.0;
+  }
+};
+
+struct ExplainResult {
+  SimConfig config;
+  std::vector<std::string> traces;
+  std::vector<KernelStats> base;         ///< the replay as it is
+  std::vector<KernelPatterns> patterns;  ///< every instruction's diagnosis
+  std::vector<WhatIf> rows;              ///< most time saved first
+  std::size_t candidates = 0;            ///< instructions replayed as what-ifs
+};
+
+/// The candidates: instructions with wasted bytes or bank conflicts, most first (shared conflicts
+/// weighed at 128 bytes a wavefront, what one wavefront moves), at most `top`. From the
+/// diagnosis pass, whose counts are the run's, so that the replay as it is can run beside the
+/// what-ifs.
+std::vector<InstrTarget> explain_candidates(const std::vector<KernelPatterns>& patterns,
+                                            std::size_t top);
+
+ExplainResult explain(const std::vector<std::string>& traces, const SimConfig& cfg,
+                      const RunOptions& opts, const ExplainOptions& eo);
+
+/// Table, CSV, JSON or the HTML page (sim/diagnosis/explain_report.cc).
+void print_explain(std::ostream& out, const ExplainResult& r, ReportFormat format);
+
+}  // namespace gms

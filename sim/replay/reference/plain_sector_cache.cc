@@ -1,0 +1,88 @@
+#include "sim/replay/reference/plain_sector_cache.h"
+
+namespace gms::ref {
+
+PlainSectorCache::PlainSectorCache(std::uint32_t sets, std::uint32_t ways, ReplacementKind policy,
+                                   std::uint64_t seed)
+    : sets_(sets, std::vector<Way>(ways)),
+      tags_(sets, std::vector<std::uint64_t>(ways, kNoLine)),
+      policy_(policy),
+      // A zero seed would stop xorshift for ever: it gets a fixed non-zero one.
+      random_state_(seed != 0 ? seed : 0x9e3779b97f4a7c15ull) {}
+
+int PlainSectorCache::find(std::uint32_t set, std::uint64_t key) const {
+  const std::vector<std::uint64_t>& tags = tags_[set];
+  for (std::size_t w = 0; w < tags.size(); ++w)
+    if (tags[w] == key) return static_cast<int>(w);
+  return -1;
+}
+
+void PlainSectorCache::touch(std::uint32_t set, int w) {
+  Way& line = way(set, w);
+  line.last_use = ++uses_;
+  line.rrpv = 0;  // SRRIP: a hit predicts a near re-reference
+}
+
+int PlainSectorCache::allocate(std::uint32_t set, std::uint64_t key, Evicted& evicted) {
+  std::vector<Way>& ways = sets_[set];
+  evicted = {};
+  int chosen = -1;
+  for (std::size_t w = 0; w < ways.size() && chosen < 0; ++w)
+    if (tags_[set][w] == kNoLine) chosen = static_cast<int>(w);  // never used since the clear
+  if (chosen < 0) {
+    chosen = victim(set);
+    evicted.any = true;
+    evicted.line = ways[static_cast<std::size_t>(chosen)];
+  }
+  Way fresh;
+  fresh.used = true;
+  fresh.key = key;
+  fresh.last_use = fresh.filled_at = ++uses_;
+  fresh.rrpv = 2;  // SRRIP: a new line predicts a long re-reference interval
+  ways[static_cast<std::size_t>(chosen)] = fresh;
+  tags_[set][static_cast<std::size_t>(chosen)] = key;
+  return chosen;
+}
+
+int PlainSectorCache::victim(std::uint32_t set) {
+  std::vector<Way>& ways = sets_[set];
+  switch (policy_) {
+    case ReplacementKind::Lru:
+    case ReplacementKind::Fifo: {
+      // The oldest use (LRU) or the oldest fill (FIFO).
+      std::size_t best = 0;
+      for (std::size_t w = 1; w < ways.size(); ++w) {
+        const bool older = policy_ == ReplacementKind::Lru
+                               ? ways[w].last_use < ways[best].last_use
+                               : ways[w].filled_at < ways[best].filled_at;
+        if (older) best = w;
+      }
+      return static_cast<int>(best);
+    }
+    case ReplacementKind::Random:
+      random_state_ ^= random_state_ << 13;
+      random_state_ ^= random_state_ >> 7;
+      random_state_ ^= random_state_ << 17;
+      return static_cast<int>(random_state_ % ways.size());
+    case ReplacementKind::Srrip:
+      break;
+  }
+  for (;;) {
+    for (std::size_t w = 0; w < ways.size(); ++w)
+      if (ways[w].rrpv == 3) return static_cast<int>(w);
+    for (Way& w : ways) ++w.rrpv;
+  }
+}
+
+void PlainSectorCache::clear() {
+  // A way never used since the last clear is as clear() leaves it (ways are only changed by a
+  // fill and, once in use, by accesses): only the used ones need resetting.
+  for (std::uint32_t set = 0; set < sets_.size(); ++set)
+    for (std::size_t w = 0; w < sets_[set].size(); ++w)
+      if (sets_[set][w].used) {
+        sets_[set][w] = Way{};
+        tags_[set][w] = kNoLine;
+      }
+}
+
+}  // namespace gms::ref

@@ -1,0 +1,44 @@
+#include "sim/replay/run_options.h"
+
+#include "sim/core/error.h"
+
+namespace gms {
+
+SimMode parse_sim_mode(const std::string& name) {
+  if (name == "cold") return SimMode::Cold;
+  if (name == "cached") return SimMode::Cached;
+  if (name == "both") return SimMode::Both;
+  fail("unknown mode '{}' (cold, cached, both)", name);
+}
+
+Engine parse_engine(const std::string& name, std::string_view what) {
+  for (const Engine e : {Engine::Auto, Engine::Fast, Engine::Reference, Engine::OnePass})
+    if (name == engine_name(e)) return e;
+  fail("{} '{}': expected auto, fast, reference or onepass", what, name);
+}
+
+std::string_view engine_name(Engine engine) {
+  switch (engine) {
+    case Engine::Auto:
+      return "auto";
+    case Engine::Fast:
+      return "fast";
+    case Engine::Reference:
+      return "reference";
+    case Engine::OnePass:
+      return "onepass";
+  }
+  return "auto";
+}
+
+std::unique_ptr<trace::TraceReader> open_run_trace(const std::string& path,
+                                                   const RunOptions& opts) {
+  return trace::open_trace_reader(path, opts.trace_format, opts.import);
+}
+
+std::unique_ptr<trace::TraceReader> open_run_chain(const std::vector<std::string>& traces,
+                                                   const RunOptions& opts) {
+  return trace::open_trace_chain(traces, opts.trace_format, opts.import);
+}
+
+}  // namespace gms

@@ -1,0 +1,156 @@
+// The threads rule (sim/replay/thread_choice.h) and the dispatcher that applies it
+// (sim/replay/simulator.h): what the rule reads of a trace, the threads it picks, and that a
+// chosen count replays exactly what one thread does.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include "sim/config/config.h"
+#include "sim/core/error.h"
+#include "sim/replay/run_options.h"
+#include "sim/replay/simulator.h"
+#include "sim/replay/thread_choice.h"
+#include "tests/e2e/report_text.h"
+
+namespace gms {
+namespace {
+
+/// A wtrace of `records` full-warp 4-byte loads, lane i at base + i * stride, one warp per CTA,
+/// and as many shared-memory loads of 32 sectors' span (which the rule must skip). The file's
+/// name carries the process and the test, since CTest runs these tests side by side; the files
+/// are removed when the process ends.
+std::string write_trace(const std::string& name, std::int64_t stride, int records,
+                        bool with_shared = false) {
+  struct RemovedAtExit {
+    std::vector<std::filesystem::path> files;
+    ~RemovedAtExit() {
+      std::error_code ec;
+      for (const auto& f : files) std::filesystem::remove(f, ec);
+    }
+  };
+  static RemovedAtExit written;
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const auto path = std::filesystem::temp_directory_path() /
+                    fmt::format("{}_{}_{}", ::getpid(), test->name(), name);
+  written.files.push_back(path);
+  std::ofstream out(path);
+  out << "#wtrace 1\n#kernel id=1 name=k grid=64,1,1 block=32,1,1 shmem=4096\n";
+  for (int r = 0; r < records; ++r) {
+    out << fmt::format("0 LDG 4 - {} 0 ffffffff @0x{:x}:{}\n", r % 64,
+                       0x7f0000000000ull + static_cast<unsigned long long>(r) * 32 * 4096, stride);
+    if (with_shared) out << fmt::format("1 LDS 4 - {} 0 ffffffff @0x0:128\n", r % 64);
+  }
+  return path.string();
+}
+
+unsigned cores() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+TEST(ThreadChoiceTest, TheSampleCountsDistinctSectorsOfGlobalRecords) {
+  const std::string unit = write_trace("gms_choice_unit.wtrace", 4, 100, true);
+  const TraceSample s = sample_trace({unit});
+  EXPECT_EQ(s.records, 100u);                   // the 100 LDS records are not global accesses
+  EXPECT_DOUBLE_EQ(s.sectors_per_record, 4.0);  // 32 lanes x 4 bytes: 128 bytes, 4 sectors
+
+  const std::string scattered = write_trace("gms_choice_scattered.wtrace", 128, 100);
+  EXPECT_DOUBLE_EQ(sample_trace({scattered}).sectors_per_record, 32.0);
+  const std::string pairs = write_trace("gms_choice_pairs.wtrace", 16, 100);
+  EXPECT_DOUBLE_EQ(sample_trace({pairs}).sectors_per_record, 16.0);  // two lanes per sector
+
+  const std::string many = write_trace("gms_choice_many.wtrace", 4, 3 * kSampleRecords);
+  EXPECT_EQ(sample_trace({many}).records, kSampleRecords);
+  // Shared-memory records count towards the bound: half of the first kSampleRecords are global.
+  const std::string mixed = write_trace("gms_choice_mixed.wtrace", 4, kSampleRecords, true);
+  EXPECT_EQ(sample_trace({mixed}).records, kSampleRecords / 2);
+  EXPECT_EQ(sample_trace({"-"}).records, 0u);  // standard input cannot be read twice
+  EXPECT_EQ(sample_trace({}).records, 0u);
+}
+
+TEST(ThreadChoiceTest, OnlyACachedReplayOfScatteredWarpsTakesEveryCore) {
+  const SimConfig cfg = load_config({});
+  const std::string scattered = write_trace("gms_choice_scattered.wtrace", 128, 200);
+  const std::string unit = write_trace("gms_choice_unit.wtrace", 4, 200);
+  RunOptions opts;
+  opts.threads = 0;
+  opts.max_threads = 2;
+  opts.mode = SimMode::Cached;
+  EXPECT_EQ(replay_threads(cfg, opts, {scattered}), std::min(2u, cores()));
+  opts.mode = SimMode::Both;
+  EXPECT_EQ(replay_threads(cfg, opts, {scattered}), std::min(2u, cores()));
+  opts.max_threads = 0;  // one per core
+  EXPECT_EQ(replay_threads(cfg, opts, {scattered}), cores());
+  EXPECT_EQ(replay_threads(cfg, opts, {unit}), 1u);
+  EXPECT_EQ(replay_threads(cfg, opts, {}), 1u);     // a reader without a path
+  EXPECT_EQ(replay_threads(cfg, opts, {"-"}), 1u);  // standard input
+  opts.mode = SimMode::Cold;
+  EXPECT_EQ(replay_threads(cfg, opts, {scattered}), 1u);
+
+  opts.mode = SimMode::Cached;
+  SimConfig rows = cfg;  // the row model: the parallel replay is not exact
+  apply_config_text(rows, "[dram]\nrow_model = true\n", "test");
+  EXPECT_EQ(replay_threads(rows, opts, {scattered}), 1u);
+  opts.engine = Engine::Reference;
+  EXPECT_EQ(replay_threads(cfg, opts, {scattered}), 1u);
+  opts.engine = Engine::Fast;
+  opts.threads = 3;  // asked for: taken as it is
+  EXPECT_EQ(replay_threads(cfg, opts, {unit}), 3u);
+}
+
+TEST(ThreadChoiceTest, AChosenCountReplaysWhatOneThreadDoes) {
+  const SimConfig cfg = load_config({});
+  const std::string scattered = write_trace("gms_choice_scattered.wtrace", 128, 500);
+  for (const SimMode mode : {SimMode::Cold, SimMode::Cached, SimMode::Both}) {
+    RunOptions one;
+    one.mode = mode;
+    RunOptions chosen = one;
+    chosen.threads = 0;
+    const std::vector<std::string> traces{scattered};
+    EXPECT_TRUE(test::same_text(test::replay_text(traces, cfg, one),
+                                test::replay_text(traces, cfg, chosen), "chosen threads"));
+  }
+}
+
+TEST(ThreadChoiceTest, ManyConfigurationsGiveWhatSeparateRunsGive) {
+  const std::string unit = write_trace("gms_choice_unit.wtrace", 4, 300);
+  std::vector<SimConfig> cfgs;
+  for (const char* kb : {"l2.size_kb=1536", "l2.size_kb=3072"})
+    cfgs.push_back(load_config({{}, {"l2.partitions=1", kb}}));
+  RunOptions opts;
+  opts.mode = SimMode::Both;
+  for (const Engine engine : {Engine::Auto, Engine::OnePass, Engine::Fast, Engine::Reference}) {
+    opts.engine = engine;
+    const std::vector<std::vector<KernelStats>> many = simulate_many({unit}, cfgs, opts);
+    ASSERT_EQ(many.size(), cfgs.size());
+    for (std::size_t c = 0; c < cfgs.size(); ++c) {
+      RunOptions alone = opts;
+      alone.engine = Engine::Fast;
+      EXPECT_EQ(test::report_text(many[c], cfgs[c]),
+                test::report_text(simulate({unit}, cfgs[c], alone), cfgs[c]))
+          << engine_name(engine) << ", configuration " << c;
+    }
+  }
+  // A key other than a capacity differs: the one pass is refused with the reason.
+  cfgs.push_back(load_config({{}, {"l2.partitions=1", "coalescer.segment_bytes=64"}}));
+  opts.engine = Engine::OnePass;
+  EXPECT_THROW(simulate_many({unit}, cfgs, opts), SimError);
+  opts.engine = Engine::Auto;  // separate runs instead
+  EXPECT_EQ(simulate_many({unit}, cfgs, opts).size(), 3u);
+}
+
+TEST(ThreadChoiceTest, EngineNamesParseBack) {
+  for (const Engine e : {Engine::Auto, Engine::Fast, Engine::Reference, Engine::OnePass})
+    EXPECT_EQ(parse_engine(std::string(engine_name(e))), e);
+  EXPECT_THROW(parse_engine("quick"), SimError);
+}
+
+}  // namespace
+}  // namespace gms

@@ -1,0 +1,37 @@
+#pragma once
+/// What an Accel-Sim or NVBit import skipped, ignored or read past, for the summary it logs,
+/// `gpumemsim info` and the tests.
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace gms::trace {
+
+/// What an import skipped or ignored, for the summary it logs and for tests.
+struct ImportCounts {
+  std::uint64_t records = 0;             ///< warp records delivered
+  std::uint64_t non_memory = 0;          ///< instruction lines with mem_width 0
+  std::uint64_t unsupported = 0;         ///< memory instructions of no modelled space (TEX, LDC...)
+  std::uint64_t inactive = 0;            ///< memory instructions without an active lane
+  std::uint64_t memcpy_commands = 0;     ///< MemcpyHtoD/DtoH lines of a kernelslist.g
+  std::uint64_t generic_unresolved = 0;  ///< generic LD/ST taken as shared: base addresses absent
+  /// The unsupported memory instructions by opcode (text before the first '.'), for `info`.
+  std::map<std::string, std::uint64_t, std::less<>> unsupported_by_opcode;
+  /// TMA bulk copies (UBLKCP, UTMALDG, UTMASTG, ...): counted, not replayed (no per-lane
+  /// addresses: one thread names a whole tile), by opcode.
+  std::uint64_t bulk_copies = 0;
+  std::map<std::string, std::uint64_t, std::less<>> bulk_by_opcode;
+  /// LDGSTS records: replayed as their global read (LDG); the shared write is not modelled.
+  std::uint64_t ldgsts = 0;
+  /// Accel-Sim lines with fields after the address list that no format line explains, by the
+  /// first such field (a word such as STORE_DATA, or "<number>").
+  std::map<std::string, std::uint64_t, std::less<>> trailing_by_field;
+  /// Accel-Sim block-level `key = value` lines other than thread block / warp / insts
+  /// (cluster id, cluster cta, cluster rank, ...), skipped.
+  std::uint64_t block_keys = 0;
+  /// NVBit: lines that are neither launches nor records (banner, program output), skipped.
+  std::uint64_t other_lines = 0;
+};
+
+}  // namespace gms::trace
