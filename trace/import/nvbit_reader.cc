@@ -387,6 +387,10 @@ bool NvbitReader::next_line(std::string_view& line) {
 
 void NvbitReader::thread_triple(std::string_view body, WarpInstr& out) {
   // ThreadN,data,address: lane N's address (the data, a value the tool printed, is ignored).
+  // A record's inline list is split on spaces, so a token after the first need not be a triple.
+  if (!is_thread_line(body))
+    line_error(fmt::format("bad per-thread field '{}' (expected ThreadN,data,0xADDRESS)",
+                           shown_token(body)));
   std::string_view rest = body.substr(6);
   const std::size_t c1 = rest.find(',');
   const std::size_t c2 = c1 == std::string_view::npos ? c1 : rest.find(',', c1 + 1);

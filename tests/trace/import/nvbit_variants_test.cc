@@ -103,6 +103,11 @@ TEST(NvbitVariantsTest, UnknownFieldsAndLonePerThreadLinesAreErrors) {
   GMS_EXPECT_CONTAINS(
       error_for(std::string(kLaunch) + "CTA 0,0,0 - warp 0 - LDG.E -\nThread40,0,0x10\n"),
       ":3: Thread40 is not a lane of a warp");
+  // A later token of an inline triple list that is no triple (a fuzzer's find: it was cut at
+  // the length of "Thread" before it was checked).
+  GMS_EXPECT_CONTAINS(
+      error_for(std::string(kLaunch) + "CTA 0,0,0 - warp 0 - STG.E - Thread0,0x1,0x10 T\n"),
+      ":2: bad per-thread field 'T'");
 }
 
 TEST(NvbitVariantsTest, FieldsAreFoundByNameInAnyOrder) {
