@@ -6,23 +6,13 @@ file back into its summary. A layout change on one side only fails here.
 
 usage: points_csv_test.py GPUMEMSIM
 """
-import importlib.util
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("fidelity", ROOT / "tools/calibration/fidelity.py")
-fidelity = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(fidelity)
-
-
-def check(cond, what):
-    if not cond:
-        print(f"FAIL {what}")
-        sys.exit(1)
+from fidelity_test_support import ROOT, check, fidelity
 
 
 def main():

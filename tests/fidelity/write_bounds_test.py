@@ -6,21 +6,11 @@ And tests/fidelity/roles.txt marks every data file, with the roles role_of gives
 
 usage: write_bounds_test.py
 """
-import importlib.util
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("fidelity", ROOT / "tools/calibration/fidelity.py")
-fidelity = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(fidelity)
-
-
-def check(cond, what):
-    if not cond:
-        print(f"FAIL {what}")
-        sys.exit(1)
+from fidelity_test_support import ROOT, check, fidelity
 
 
 def bounds_of(path):
