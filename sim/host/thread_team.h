@@ -1,7 +1,7 @@
 #pragma once
 /// A fixed team of threads that run one function together, phase after phase: the calling
 /// thread is member 0, the others wait between phases. The parallel replay
-/// (sim/replay/parallel_engine.h) runs one phase per batch of records, thousands per second, so a
+/// (sim/replay/fast_engine.h) runs one phase per batch of records, thousands per second, so a
 /// phase starts and ends on atomics (C++20 wait/notify: a short spin, then a futex) rather than
 /// by starting threads or taking locks.
 
@@ -28,6 +28,7 @@ class ThreadTeam {
   /// returned; the others' are dropped.
   template <class F>
   void run(F& f) {
+    if (members_ == 1) return f(0);  // alone: a plain call, no hand-off
     run_erased([](void* fn, unsigned m) { (*static_cast<F*>(fn))(m); }, &f);
   }
 

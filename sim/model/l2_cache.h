@@ -441,7 +441,7 @@ class L2Cache {
   StateVector<LineOwner> owner_;          ///< per line: last writer
   std::uint32_t unit_firsts_ = fetch_unit_firsts(fetch_sectors_);  ///< see fetch()
   /// > 0 while over a quarter of recent victims were dirty (a hint). Atomic, relaxed: a
-  /// parallel replay's workers share it (sim/replay/parallel_engine.h); it changes no result.
+  /// fast engine's workers share it (sim/replay/fast_engine.h); it changes no result.
   std::atomic<int> dirty_victims_{0};
   std::vector<std::uint64_t> slice_sectors_;    ///< per slice, since take_slice_sectors()
   std::vector<std::uint64_t> far_hit_sectors_;  ///< per home slice, since take_far_hit_sectors()

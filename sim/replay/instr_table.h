@@ -17,7 +17,7 @@ class InstrTable {
 
   /// The row of (inst, op, size); `created` tells whether it is new (rows are numbered in order
   /// of first appearance from 0).
-  std::uint32_t row(const WarpInstr& w, bool& created) {
+  [[gnu::always_inline]] std::uint32_t row(const WarpInstr& w, bool& created) {
     const std::uint64_t key = key_of(w);
     // The common case inline: a known small id (the rest is a call, kept out of the replay loop).
     if (w.inst < flat_.size()) {

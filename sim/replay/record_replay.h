@@ -1,10 +1,9 @@
 #pragma once
 /// One warp instruction's replay once its row and SM are known: shared-memory records to the bank
 /// arbiter, global, local and atomic ones coalesced (through the shape memo) and handed to the
-/// cold model and the cached hierarchy, each mode's counters charged to the row. Both fast
-/// engines use it: the sequential one (simulator.cc) for every record, the parallel one
-/// (parallel_engine.cc) once per worker, for the records of the SMs it owns, with an L1 stage as
-/// its hierarchy.
+/// cold model and the cached hierarchy, each mode's counters charged to the row. The fast
+/// engine (fast_engine.cc) has one per worker, for the records of the SMs it owns, with the
+/// worker's L1 stage (fast/l1_stage.h) as its hierarchy.
 
 #include <bit>
 #include <cstdint>

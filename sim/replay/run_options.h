@@ -55,8 +55,8 @@ struct RunOptions {
   std::size_t cached_batch_lines = std::size_t{1} << 16;
   Engine engine = Engine::Auto;
   /// The fast engine's threads (the results are the same for any number). 0: the program
-  /// chooses (replay_threads, sim/replay/thread_choice.h), at most max_threads; above 1, the
-  /// parallel replay (sim/replay/parallel_engine.h) where the configuration allows it exactly
+  /// chooses (replay_threads, sim/replay/thread_choice.h), at most max_threads. Above 1, that
+  /// many workers (sim/replay/fast_engine.h) where the configuration allows it exactly
   /// (parallel_replay_exact); else, and with the reference engine, one thread.
   unsigned threads = 1;
   /// The most threads a choice (threads = 0) may take; 0: one per core.

@@ -6,7 +6,7 @@
 #include <array>
 #include <thread>
 
-#include "sim/replay/parallel_engine.h"
+#include "sim/replay/fast_engine.h"
 #include "trace/import/formats.h"
 
 namespace gms {

@@ -186,7 +186,7 @@ void expect_same_reports(const SweepSpec& spec, const std::string& trace, SimMod
 }
 
 TEST(OnepassSweepTest, L2BatchesOfAnySizeGiveEachConfigurationsWholeReport) {
-  // The one pass queues its L2 accesses and replays them by slice (as MemoryHierarchy does; with
+  // The one pass queues its L2 accesses and replays them by slice (as the fast engine does; with
   // partitions by slice index inside a partition): every batch size gives each configuration's
   // whole report as a separate replay of it does. Seeds 4 and 5: near/far partitions.
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {

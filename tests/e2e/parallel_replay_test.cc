@@ -14,7 +14,7 @@
 #include "sim/config/config.h"
 #include "sim/core/error.h"
 #include "sim/host/thread_team.h"
-#include "sim/replay/parallel_engine.h"
+#include "sim/replay/fast_engine.h"
 #include "sim/replay/simulator.h"
 #include "tests/e2e/mixed_traces.h"
 #include "tests/e2e/random_trace.h"

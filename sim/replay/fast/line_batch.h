@@ -11,7 +11,7 @@
 /// With L2 partitions one access may touch a home slice and its mirrors in other partitions
 /// (l2_cache.h): the group is then the slice's index inside its partition, which all of them
 /// share, so each group's slices still see their accesses in trace order.
-/// MemoryHierarchy batches only where that holds. The L1s are not batched: grouping their
+/// The fast engine batches only where that holds. The L1s are not batched: grouping their
 /// lookups by SM as well measured no faster.
 
 #include <cstdint>

@@ -1,7 +1,8 @@
 #pragma once
-/// Cached mode: one L1 per SM, the sliced L2 and the DRAM traffic they cause, fed with the
-/// coalescer's lines. Built once per run from SimConfig; the replacement policies are template
-/// parameters, chosen once for the whole run (see with_policies).
+/// Cached mode's pieces, as the fast engine (sim/replay/fast_engine.h) assembles them: one L1 per
+/// SM, the L1 side of an access, an L2 access, the L2's DRAM charges, L2 accesses replayed by
+/// slice. The replacement policies are template parameters, chosen once for the whole run (see
+/// with_policies).
 
 #include <memory>
 #include <vector>
@@ -178,108 +179,6 @@ class SliceGroups {
   StableGroups groups_;
   std::vector<QueuedAccess> by_slice_;
   std::vector<ByteMasks> by_slice_bytes_;
-};
-
-template <ReplacementPolicy L1P, ReplacementPolicy L2P>
-class MemoryHierarchy {
- public:
-  /// `batch_lines`: L2 accesses replayed per batch, where batches are exact (line_batch.h); 0
-  /// replays each access as it comes. The results are the same either way.
-  MemoryHierarchy(const SimConfig& cfg, std::size_t batch_lines)
-      : cfg_(cfg), l1s_(cfg), charges_(cfg.dram) {
-    std::vector<L2P> policies;
-    for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
-      policies.push_back(make_policy<L2P>(cfg.l2.policy, cfg.l2.seed + s));
-    l2_ = std::make_unique<L2Cache<L2P>>(cfg.l2, policies, cfg.gpu.sm_count);
-    // Room for at least one instruction's lines.
-    batch_lines_ =
-        l2_batches_exact(cfg) && batch_lines > 0 ? std::max(batch_lines, kMaxLinesPerAccess) : 0;
-    queue_.resize(batch_lines_);
-    store_bytes_.resize(batch_lines_);
-    groups_.reset(0, l2_->batch_groups());
-  }
-
-  /// Starts a kernel: empty L1s sized by the kernel's carve-out; the L2 was emptied at the end
-  /// of the previous kernel unless l2.persist_across_kernels.
-  void begin_kernel(KernelStats& stats) {
-    charges_.stats = &stats;
-    ++charges_.kernel_seq;
-    const KernelPlacement placement = place_kernel(stats.kernel, cfg_);
-    stats.resident_ctas_per_sm = placement.resident_ctas_per_sm;
-    stats.carveout_kb = placement.carveout_kb;
-    stats.l1_bytes = placement.l1_bytes;
-    l1s_.begin_kernel(placement.l1_bytes);
-  }
-
-  /// Replays one global, local or atomic warp instruction whose lines are `a`, charging row `row`
-  /// (whose counters are `c`). `sm` is sm_of(w). Where batches are exact (line_batch.h) its L2
-  /// accesses are queued and replayed with the batch: the counters are complete at end_kernel().
-  void access(const WarpInstr& w, std::uint32_t sm, const CoalescedAccess& a, std::uint32_t row,
-              AccessCounters& c) {
-    const L2AccessKind kind = l2_access_kind(w.op, cfg_.l1);
-    if (batch_lines_ > 0 && queued_ + a.lines > batch_lines_) replay_batch();
-    through_l1(
-        kind, a, c, [&]() -> L1Cache<L1P>& { return l1s_.of(sm); },
-        [&](const LineAccess& la, std::uint8_t want) {
-          if (batch_lines_ == 0) {
-            replay_l2_now(kind, la, want, row, l2_->near_partition_of(sm), c);
-            return;
-          }
-          // Grouped by batch group (the slice, or with partitions its index in its partition),
-          // the reader's near partition riding in the line address's low bits (line_batch.h).
-          const auto group = static_cast<std::uint16_t>(l2_->batch_group_of(la.line_addr));
-          groups_.count(group);
-          if (writes_l2(kind)) store_bytes_[queued_] = la.byte_mask;
-          queue_[queued_++] = {la.line_addr | l2_->near_partition_of(sm), row, group, want, kind};
-        });
-  }
-
-  /// Ends the kernel: dirty L2 lines are written back (charged to the instructions that dirtied
-  /// them) and the L2 is emptied, unless its contents persist into the next kernel.
-  void end_kernel() {
-    replay_batch();
-    charges_.flushing = true;
-    if (!cfg_.l2.persist_across_kernels) l2_->flush(charges_, /*keep=*/false);
-    charges_.flushing = false;
-    charges_.stats->traffic.dram = charges_.dram.finish();
-    charges_.stats->traffic.l2_slice_sectors = l2_->take_slice_sectors();
-    charges_.stats->traffic.l2_far_hit_sectors = l2_->take_far_hit_sectors();
-    charges_.stats = nullptr;
-  }
-
- private:
-  /// An L2 access replayed as it comes. Out of line: inlined into the per-record loop, the L2's
-  /// code took so much of the compiler's inlining budget that the L1 lookup and the coalescing
-  /// memo were left out of line (a cached matrix product replayed 5% slower).
-  [[gnu::noinline]] void replay_l2_now(L2AccessKind kind, const LineAccess& la, std::uint8_t want,
-                                       std::uint32_t row, std::uint32_t near, AccessCounters& c) {
-    replay_l2_access(*l2_, kind, la, want, charges_.kernel_seq, row, near, c, charges_);
-  }
-
-  /// Replays the queued L2 accesses grouped by slice, in trace order within each slice, and
-  /// empties the queue.
-  void replay_batch() {
-    if (queued_ == 0) return;
-    groups_.close();
-    for (std::size_t i = 0; i < queued_; ++i) groups_.place(queue_[i], store_bytes_[i]);
-    groups_.replay(*l2_, charges_.stats->instructions, charges_.kernel_seq, charges_);
-    queued_ = 0;
-    groups_.reset(0, l2_->batch_groups());
-  }
-
-  const SimConfig& cfg_;
-  SmL1s<L1P> l1s_;
-  std::unique_ptr<L2Cache<L2P>> l2_;
-  L2DramCharges charges_;
-  static constexpr std::size_t kMaxLinesPerAccess = CoalescedAccess{}.line_list.size();
-  /// L2 accesses per batch; 0: none, each is replayed as it comes.
-  std::size_t batch_lines_ = 0;
-  // A batch in trace order (stores' and atomics' byte masks beside it, by queue place). Sized
-  // once.
-  std::vector<QueuedAccess> queue_;
-  std::vector<ByteMasks> store_bytes_;
-  std::size_t queued_ = 0;
-  SliceGroups groups_;  ///< the queue's accesses by slice
 };
 
 /// Calls f.template operator()<L1Policy, L2Policy>() with the policy types the config names:

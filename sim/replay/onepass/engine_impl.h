@@ -87,7 +87,7 @@ class OnePassEngine {
     for (std::size_t c = 0; c < k_; ++c) dram_.emplace_back(cfgs[c].dram);
     if (opts.mode == SimMode::Cold) return;
     if constexpr (kOwnL2) {
-      // The policies and SM split of a separate run (MemoryHierarchy), per configuration.
+      // The policies and SM split of a separate run (the fast engine), per configuration.
       std::vector<LruPolicy> policies(cfg_.l2.slices);
       for (const SimConfig& c : cfgs)
         own_l2_.push_back(std::make_unique<L2Cache<LruPolicy>>(c.l2, policies, c.gpu.sm_count));
@@ -101,7 +101,7 @@ class OnePassEngine {
     }
     slice_sectors_.assign(members_.size(), std::vector<std::uint64_t>(cfg_.l2.slices, 0));
     outcomes_.resize(members_.size());
-    // Room for at least one instruction's lines, as MemoryHierarchy sizes its batches.
+    // Room for at least one instruction's lines.
     if (l2_batches_exact(cfg_) && opts.cached_batch_lines > 0) {
       batch_lines_ = std::max(opts.cached_batch_lines, access_.line_list.size());
       queue_.resize(batch_lines_);
@@ -334,8 +334,9 @@ class OnePassEngine {
   void to_l2(L2AccessKind kind, const LineAccess& la, std::uint32_t sm, std::uint32_t row,
              Want&& want) {
     if constexpr (kOwnL2) {
-      // Queued as MemoryHierarchy queues it: by batch group (with partitions the slice's index
-      // inside its partition), the reader's near partition in the line address's low bits.
+      // Queued as the fast engine (fast/l1_stage.h) queues it: by batch group (with partitions the
+      // slice's index inside its partition), the reader's near partition in the line address's low
+      // bits.
       const std::uint32_t near = own_l2_[0]->near_partition_of(sm);
       if (batch_lines_ == 0) {
         LineAccess each = la;

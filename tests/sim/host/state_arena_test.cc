@@ -79,7 +79,7 @@ template <class Policy>
 bool l1_state_fits(const L1Config& cfg, std::uint32_t sms) {
   StateArena arena;
   const StateArenaScope scope(arena);
-  // Every SM's L1 at the largest capacity a carve-out leaves it (a MemoryHierarchy's L1 arena).
+  // Every SM's L1 at the largest capacity a carve-out leaves it (the fast engine's SmL1s arena).
   std::vector<std::unique_ptr<L1Cache<Policy>>> l1s;
   for (std::uint32_t sm = 0; sm < sms; ++sm)
     l1s.push_back(std::make_unique<L1Cache<Policy>>(

@@ -1,4 +1,4 @@
-#include "sim/replay/parallel_engine.h"
+#include "sim/replay/fast_engine.h"
 
 #include <algorithm>
 #include <memory>
@@ -9,6 +9,7 @@
 
 #include "sim/host/thread_team.h"
 #include "sim/model/placement.h"
+#include "sim/replay/fast/l1_stage.h"
 #include "sim/replay/fast/memory_hierarchy.h"
 #include "sim/replay/instr_table.h"
 #include "sim/replay/kernel_results.h"
@@ -21,71 +22,20 @@ namespace gms {
 
 namespace {
 
-/// Records per phase: a phase's start and end cost a few microseconds, a batch's replay about a
-/// millisecond.
+/// Records per phase when several workers share it, or when another thread decodes them: a
+/// phase's start and end cost a few microseconds, a batch's replay about a millisecond, and
+/// fewer, larger hand-offs between cores.
 constexpr std::size_t kBatchRecords = 4096;
-/// Batches the reading thread may have ready (as simulator.cc's).
+/// Batches the reading thread may have ready: enough to keep it reading through a cached
+/// replay's burst of L2 accesses (a window of them takes a few milliseconds); with 3 it waited,
+/// and a reader-bound wtrace.zst stream replayed 7% slower.
 constexpr std::size_t kReadAheadDepth = 8;
-
-/// The L2 accesses one worker queued in one phase for another's slices, in trace order, in runs
-/// by record (a record's lines are queued together: it has one SM, so one worker).
-struct L2Queue {
-  struct Run {
-    std::uint32_t record;  ///< the record's place in its batch
-    std::uint32_t begin;   ///< its first entry
-  };
-  std::vector<QueuedAccess> entries;
-  std::vector<ByteMasks> write_bytes;  ///< the byte masks of the entries that write, in order
-  std::vector<Run> runs;
-
-  void clear() {
-    entries.clear();
-    write_bytes.clear();
-    runs.clear();
-  }
-};
-
-/// Cached mode's L1 side of a worker (its RecordReplay's hierarchy): the L1s of its SMs; what
-/// goes on to L2 is queued for the worker that owns the line's slice.
-template <ReplacementPolicy L1P, ReplacementPolicy L2P>
-class L1Stage {
- public:
-  L1Stage(const SimConfig& cfg, const L2Cache<L2P>& l2, const std::vector<std::uint16_t>& owner)
-      : cfg_(cfg), l1s_(cfg), l2_(l2), group_owner_(owner) {}
-
-  void begin_kernel(std::uint64_t l1_bytes) { l1s_.begin_kernel(l1_bytes); }
-
-  /// The queues (one per worker) this phase's accesses go to.
-  void target(L2Queue* queues) { queues_ = queues; }
-  /// The number, in the queues' window, of the record whose accesses come next.
-  void set_record(std::uint32_t record) { record_ = record; }
-
-  /// MemoryHierarchy::access's L1 side; the L2 accesses are queued.
-  void access(const WarpInstr& w, std::uint32_t sm, const CoalescedAccess& a, std::uint32_t row,
-              AccessCounters& c) {
-    const L2AccessKind kind = l2_access_kind(w.op, cfg_.l1);
-    through_l1(
-        kind, a, c, [&]() -> L1Cache<L1P>& { return l1s_.of(sm); },
-        [&](const LineAccess& la, std::uint8_t want) {
-          // As MemoryHierarchy queues it: by batch group (the slice, or with partitions its index
-          // in its partition), the reader's near partition in the line address's low bits.
-          const auto group = static_cast<std::uint16_t>(l2_.batch_group_of(la.line_addr));
-          L2Queue& q = queues_[group_owner_[group]];
-          if (q.runs.empty() || q.runs.back().record != record_)
-            q.runs.push_back({record_, static_cast<std::uint32_t>(q.entries.size())});
-          q.entries.push_back({la.line_addr | l2_.near_partition_of(sm), row, group, want, kind});
-          if (writes_l2(kind)) q.write_bytes.push_back(la.byte_mask);
-        });
-  }
-
- private:
-  const SimConfig& cfg_;
-  SmL1s<L1P> l1s_;
-  const L2Cache<L2P>& l2_;  ///< shared: only its maps are read here
-  const std::vector<std::uint16_t>& group_owner_;
-  L2Queue* queues_ = nullptr;
-  std::uint32_t record_ = 0;
-};
+/// Records per batch read by one worker on its own thread: few enough (19 KiB) that the decoded
+/// records are still in the core's L1 cache when they are replayed.
+constexpr std::size_t kDirectRecords = 64;
+/// Records ahead of the replay whose cache lines one worker requests, when another thread
+/// decoded them.
+constexpr std::size_t kPrefetchRecords = 4;
 
 /// Adds `from` to `into` element by element (`into` takes `from`'s size when empty).
 void add_vector(std::vector<std::uint64_t>& into, const std::vector<std::uint64_t>& from) {
@@ -133,9 +83,14 @@ struct ColdRun {
   using L2P = void;
 };
 
-/// The parallel replay of a stream of kernels (parallel_engine.h), `Run` one of the above.
+/// The workers a replay takes: opts.threads where that is exact, else one.
+unsigned workers_for(const SimConfig& cfg, const RunOptions& opts) {
+  return opts.threads > 1 && parallel_replay_exact(cfg) ? opts.threads : 1;
+}
+
+/// The fast engine's replay of a stream of kernels (fast_engine.h), `Run` one of the above.
 template <class Run>
-class ParallelReplayer {
+class FastReplayer {
   static constexpr bool kColdOnly = std::is_same_v<Run, ColdRun>;
   using Stage = typename Run::Stage;
   using L2P = typename Run::L2P;
@@ -161,13 +116,18 @@ class ParallelReplayer {
   };
 
  public:
-  ParallelReplayer(const SimConfig& cfg, const RunOptions& opts)
+  FastReplayer(const SimConfig& cfg, const RunOptions& opts)
       : cfg_(cfg),
         opts_(opts),
-        team_(opts.threads),
+        team_(workers_for(cfg, opts)),
         sms_(cfg.gpu.sm_count),
         drain_lines_(std::max<std::size_t>(opts.cached_batch_lines, 1)) {
     const unsigned n = team_.size();
+    sm_owner_.resize(cfg.gpu.sm_count);
+    for (std::uint32_t s = 0; s < cfg.gpu.sm_count; ++s) sm_owner_[s] = s % n;
+    // One worker replays its L2 accesses as they come where batches are not exact, or not
+    // wanted (cached_batch_lines 0); several always queue them (workers_for).
+    const bool now = n == 1 && (!parallel_replay_exact(cfg) || opts.cached_batch_lines == 0);
     if constexpr (!kColdOnly) {
       std::vector<L2P> policies;
       for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
@@ -183,6 +143,8 @@ class ParallelReplayer {
         workers_.push_back(
             std::make_unique<Worker>(cfg, std::make_unique<Stage>(cfg, *l2_, group_owner_)));
         Worker& w = *workers_.back();
+        if (now) w.stage->replay_now(&w.charges);
+        w.stage->tag_records(n > 1);
         // Contiguous ranges: the slices' per-slice counters of two workers share a host cache
         // line at most at the ranges' edges.
         const std::uint64_t groups = l2_->batch_groups();
@@ -197,14 +159,19 @@ class ParallelReplayer {
   }
 
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
-    // Records come with partial strided lanes (completed where needed), from a reading thread
-    // of their own, even compact .gmt ones (reads_ahead, trace_batches.h).
-    PartialStridedLanes partial(reader);
-    if (reads_ahead(opts_, reader, opts_.threads)) {
+    const unsigned n = team_.size();
+    if (reads_ahead(opts_, reader, n)) {
+      // Several workers take records with partial strided lanes (completed where needed); one
+      // takes them whole from the reading thread, which completes them beside the replay.
+      std::optional<PartialStridedLanes> partial;
+      if (n > 1) partial.emplace(reader);
       trace::ReadAhead ahead(reader, kBatchRecords, kReadAheadDepth);
       replay_from(ahead, out);
     } else {
-      DirectBatches direct{reader, std::vector<WarpInstr>(kBatchRecords)};
+      // Records read on the replay's thread come with partial strided lanes: a regular .gmt
+      // stream's records mostly repeat a memoized shape.
+      PartialStridedLanes partial(reader);
+      DirectBatches direct{reader, std::vector<WarpInstr>(n > 1 ? kBatchRecords : kDirectRecords)};
       replay_from(direct, out);
     }
   }
@@ -212,22 +179,25 @@ class ParallelReplayer {
  private:
   template <class Batches>
   void replay_from(Batches& source, std::vector<KernelStats>& out) {
+    // Records decoded on the reading thread arrive from the other core's cache.
+    constexpr bool kFromOtherCore = std::is_same_v<Batches, trace::ReadAhead>;
     KernelInfo kernel;
     while (source.next_kernel(kernel)) {
       if (!replays_kernel(opts_, kernel.id)) continue;
       begin_kernel(kernel);
       for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch()) {
-        number(batch);
-        auto phase = [&](unsigned t) {
-          Worker& w = *workers_[t];
-          if constexpr (!kColdOnly) drain_l2(w, t, parity_ ^ 1);
-          replay_records(w, t, batch);
-        };
-        team_.run(phase);
+        if (team_.size() == 1) {
+          // Alone: the phase is a call on this thread, which numbers each record as it replays
+          // it (a separate numbering pass cost a cold stream 11% more instructions).
+          Worker& w = *workers_[0];
+          if constexpr (!kColdOnly) drain_l2(w, 0, parity_ ^ 1);
+          replay_alone<kFromOtherCore>(w, batch);
+        } else {
+          replay_shared(batch);
+        }
         window_records_ += batch.size();
-        // The queues filled so far are replayed in the next phase once they hold a batch of L2
-        // accesses (as many as the sequential replay groups by slice: fewer measured slower) or
-        // their record numbers approach 32 bits.
+        // The window's queues are replayed in the next phase once they hold a batch of L2
+        // accesses (fewer measured slower) or their record numbers approach 32 bits.
         if constexpr (!kColdOnly)
           if (queued(parity_) >= drain_lines_ || window_records_ >= (std::size_t{1} << 30)) {
             parity_ ^= 1;
@@ -269,30 +239,69 @@ class ParallelReplayer {
     }
   }
 
-  /// Before a phase, on this thread: each record's row (new rows added to the kernel's and every
-  /// worker's statistics) and SM.
+  /// Record w's row, added to the kernel's and every worker's statistics when new.
+  [[gnu::always_inline]] std::uint32_t row_of(const WarpInstr& w) {
+    bool created = false;
+    const std::uint32_t r = rows_.row(w, created);
+    if (created) [[unlikely]]
+      add_row(w);
+    return r;
+  }
+  [[gnu::noinline]] void add_row(const WarpInstr& w) {
+    const InstrStats row = workers_[0]->r.new_row(w);
+    if (cold_) cold_->instructions.push_back(row);
+    if (cached_) cached_->instructions.push_back(row);
+    for (auto& worker : workers_) worker->r.add_row(w);
+  }
+
+  /// A phase of several workers: the batch numbered on this thread, then each worker's share.
+  /// Out of line, as replay_alone.
+  [[gnu::noinline]] void replay_shared(std::span<WarpInstr> batch) {
+    number(batch);
+    auto phase = [&](unsigned t) {
+      Worker& w = *workers_[t];
+      if constexpr (!kColdOnly) drain_l2(w, t, parity_ ^ 1);
+      replay_records(w, t, batch);
+    };
+    team_.run(phase);
+  }
+
+  /// Before a phase, on this thread: each record's row, SM and worker.
   void number(std::span<WarpInstr> batch) {
     rows_of_.resize(batch.size());
     sm_of_.resize(batch.size());
+    owner_of_.resize(batch.size());
     for (std::size_t i = 0; i < batch.size(); ++i) {
-      const WarpInstr& w = batch[i];
-      bool created = false;
-      rows_of_[i] = rows_.row(w, created);
-      sm_of_[i] = sm_of(w, sms_);
-      if (!created) continue;
-      const InstrStats row = workers_[0]->r.new_row(w);
-      if (cold_) cold_->instructions.push_back(row);
-      if (cached_) cached_->instructions.push_back(row);
-      for (auto& worker : workers_) worker->r.add_row(w);
+      rows_of_[i] = row_of(batch[i]);
+      sm_of_[i] = sm_of(batch[i], sms_);
+      owner_of_[i] = sm_owner_[sm_of_[i]];
+    }
+  }
+
+  /// The only worker's phase: every record, numbered as it comes, in trace order. Out of line
+  /// (a call per batch): the record loop gets the compiler's whole inlining budget, which the
+  /// kernel loop around it, with its several instantiations, would otherwise share.
+  template <bool kFromOtherCore>
+  [[gnu::noinline, gnu::flatten]] void replay_alone(Worker& w, std::span<WarpInstr> batch) {
+    if constexpr (!kColdOnly) w.stage->target(&queue(parity_, 0, 0));
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      // Records decoded on the reading thread arrive from the other core's cache: request a few
+      // ahead (296 bytes each) so that the transfers overlap the replay.
+      if (kFromOtherCore && i + kPrefetchRecords < batch.size()) {
+        const char* next = reinterpret_cast<const char*>(&batch[i + kPrefetchRecords]);
+        for (std::size_t b = 0; b < sizeof(WarpInstr); b += 64) __builtin_prefetch(next + b);
+      }
+      if constexpr (!kColdOnly)
+        w.stage->set_record(static_cast<std::uint32_t>(window_records_ + i));
+      w.r.add(batch[i], row_of(batch[i]), sm_of(batch[i], sms_));
     }
   }
 
   /// Worker t's share of a phase's records: those of its SMs, in trace order.
   void replay_records(Worker& w, unsigned t, std::span<WarpInstr> batch) {
-    const unsigned n = team_.size();
     if constexpr (!kColdOnly) w.stage->target(&queue(parity_, t, 0));
     for (std::size_t i = 0; i < batch.size(); ++i) {
-      if (sm_of_[i] % n != t) continue;
+      if (owner_of_[i] != t) continue;
       if constexpr (!kColdOnly)
         w.stage->set_record(static_cast<std::uint32_t>(window_records_ + i));
       w.r.add(batch[i], rows_of_[i], sm_of_[i]);
@@ -318,14 +327,33 @@ class ParallelReplayer {
       const L2Queue& q = queue(from_parity, s, t);
       for (const QueuedAccess& e : q.entries) w.groups.count(e.slice);
       total += q.entries.size();
-      w.run_cursor[s] = 0;
-      w.bytes_cursor[s] = 0;
     }
     if (total == 0) return;
     w.groups.close();
-    static const ByteMasks kNoBytes{};
+    if (n == 1)
+      place_in_order(w, queue(from_parity, 0, 0));  // alone: one queue, in trace order
+    else
+      merge(w, t, from_parity);
+    w.groups.replay(*l2_, w.r.cached->instructions, w.charges.kernel_seq, w.charges);
+    for (unsigned s = 0; s < n; ++s) queue(from_parity, s, t).clear();
+  }
+
+  static constexpr ByteMasks kNoBytes{};
+
+  /// Places the accesses of one queue in trace order, as they are.
+  static void place_in_order(Worker& w, const L2Queue& q) {
+    std::size_t bytes = 0;
+    for (const QueuedAccess& e : q.entries)
+      w.groups.place(e, writes_l2(e.kind) ? q.write_bytes[bytes++] : kNoBytes);
+  }
+
+  /// Places the accesses of the queues of `from_parity` for worker t, merged by record: the
+  /// source whose next run is the earliest record first (records of different sources differ).
+  void merge(Worker& w, unsigned t, unsigned from_parity) {
+    const unsigned n = team_.size();
+    std::fill(w.run_cursor.begin(), w.run_cursor.end(), 0);
+    std::fill(w.bytes_cursor.begin(), w.bytes_cursor.end(), 0);
     for (;;) {
-      // The source whose next run is the earliest record (records of different sources differ).
       unsigned best = n;
       std::uint32_t best_record = 0;
       for (unsigned s = 0; s < n; ++s) {
@@ -337,7 +365,7 @@ class ParallelReplayer {
           best_record = record;
         }
       }
-      if (best == n) break;
+      if (best == n) return;
       const L2Queue& q = queue(from_parity, best, t);
       const std::size_t run = w.run_cursor[best]++;
       const std::size_t end = run + 1 < q.runs.size() ? q.runs[run + 1].begin : q.entries.size();
@@ -346,8 +374,6 @@ class ParallelReplayer {
         w.groups.place(e, writes_l2(e.kind) ? q.write_bytes[w.bytes_cursor[best]++] : kNoBytes);
       }
     }
-    w.groups.replay(*l2_, w.r.cached->instructions, w.charges.kernel_seq, w.charges);
-    for (unsigned s = 0; s < n; ++s) queue(from_parity, s, t).clear();
   }
 
   /// Worker t's end of the kernel: its last L2 accesses, its slices flushed (unless the L2
@@ -394,27 +420,28 @@ class ParallelReplayer {
   FastDiv32 sms_;
   std::unique_ptr<typename Run::L2> l2_;    ///< cached mode's, shared by the workers
   std::vector<std::uint16_t> group_owner_;  ///< per batch group of L2 slices: its worker
-  std::vector<L2Queue> queues_;             ///< [phase parity][from worker][to worker]
+  std::vector<std::uint32_t> sm_owner_;     ///< per SM: its worker
+  std::vector<L2Queue> queues_;             ///< [window parity][from worker][to worker]
   unsigned parity_ = 0;                     ///< the queues this phase's records fill
   std::size_t window_records_ = 0;          ///< records queued into them so far
-  std::size_t drain_lines_;                 ///< L2 accesses that make the queues be replayed
+  std::size_t drain_lines_;                 ///< L2 accesses that close a window
   std::vector<std::unique_ptr<Worker>> workers_;
   InstrTable rows_;
-  std::vector<std::uint32_t> rows_of_, sm_of_;  ///< per record of the batch
-  std::optional<KernelStats> cold_, cached_;    ///< the kernel's statistics (the sums)
+  std::vector<std::uint32_t> rows_of_, sm_of_, owner_of_;  ///< per record of the batch
+  std::optional<KernelStats> cold_, cached_;               ///< the kernel's statistics (the sums)
   TrafficProfile traffic_;
 };
 
 template <class F>
-std::vector<KernelStats> run_parallel(const SimConfig& cfg, const RunOptions& opts, F feed) {
+std::vector<KernelStats> run_fast(const SimConfig& cfg, const RunOptions& opts, F feed) {
   std::vector<KernelStats> out;
   if (opts.mode == SimMode::Cold) {
-    ParallelReplayer<ColdRun> r(cfg, opts);
+    FastReplayer<ColdRun> r(cfg, opts);
     feed(r, out);
     return out;
   }
   with_policies(cfg, [&]<class L1P, class L2P>() {
-    ParallelReplayer<CachedRun<L1P, L2P>> r(cfg, opts);
+    FastReplayer<CachedRun<L1P, L2P>> r(cfg, opts);
     feed(r, out);
   });
   return out;
@@ -426,16 +453,16 @@ bool parallel_replay_exact(const SimConfig& cfg) {
   return l2_batches_exact(cfg);
 }
 
-std::vector<KernelStats> simulate_parallel(trace::TraceReader& reader, const SimConfig& cfg,
-                                           const RunOptions& opts) {
-  return run_parallel(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
+std::vector<KernelStats> simulate_fast(trace::TraceReader& reader, const SimConfig& cfg,
+                                       const RunOptions& opts) {
+  return run_fast(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
     replayer.replay(reader, out);
   });
 }
 
-std::vector<KernelStats> simulate_parallel(const std::vector<std::string>& traces,
-                                           const SimConfig& cfg, const RunOptions& opts) {
-  return run_parallel(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
+std::vector<KernelStats> simulate_fast(const std::vector<std::string>& traces, const SimConfig& cfg,
+                                       const RunOptions& opts) {
+  return run_fast(cfg, opts, [&](auto& replayer, std::vector<KernelStats>& out) {
     for (const std::string& path : traces) {
       auto reader = open_run_trace(path, opts);
       replayer.replay(*reader, out);

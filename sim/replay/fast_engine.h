@@ -1,0 +1,54 @@
+#pragma once
+/// The fast engine, on any number of threads (RunOptions::threads; one code path, the same
+/// results, byte for byte, as the reference for any number). The rule that makes threads exact:
+/// each SM's L1 sees only its own records, in trace order; each L2 slice sees only the accesses
+/// that map to it, in trace order, and what a slice does depends on nothing else's order
+/// (fast/line_batch.h); every statistic is a sum.
+///
+/// So the trace is replayed in batches of records, each in one phase of a team of N workers
+/// (sim/host/thread_team.h; with N = 1 the phase is a call on this thread). Before a phase this
+/// thread reads the batch and numbers its rows and SMs. In the phase, each worker replays the
+/// records of the SMs it owns (SM s: worker s mod N) through the coalescer, the shared-memory
+/// arbiter, the cold model and its SMs' L1s (fast/l1_stage.h), queueing each L1 miss, store and
+/// atomic for the worker that owns its L2 slice (a contiguous range of slices per worker), tagged
+/// with the record's place in the window; and, in the same phase, it replays the L2 accesses the
+/// workers queued for its slices in the previous window, merged back into trace order by those
+/// tags, one slice at a time. Each worker charges its own share of the rows, unit traffic and
+/// DRAM model; at the end of a kernel its slices are flushed and the shares are summed in worker
+/// order.
+///
+/// Memory stays flat in trace length: a batch of records, and two windows of queued L2 accesses
+/// (one filling, one being replayed), each closed once it holds cached_batch_lines accesses, so
+/// at most that plus one batch's lines (32 per record).
+///
+/// With L2 partitions one access touches slices in several partitions (a far read its home slice
+/// and its mirror in the reader's partition, a store the copies in the others: l2_cache.h), all
+/// at one index inside their partitions: workers then own ranges of those indices (the batch
+/// groups of line_batch.h), each with its slices in every partition.
+///
+/// Where batches are not exact (parallel_replay_exact: the DRAM row model, whose FR-FCFS windows
+/// see requests in global order, or an L2 line other than 128 bytes, one coalescer line in two
+/// slices), the replay takes one worker, which replays each L2 access as it comes.
+
+#include <string>
+#include <vector>
+
+#include "sim/config/config.h"
+#include "sim/core/stats.h"
+#include "sim/replay/run_options.h"
+#include "trace/io/reader.h"
+
+namespace gms {
+
+/// True when `cfg` allows more than one worker (see above); else any thread count replays on
+/// one.
+bool parallel_replay_exact(const SimConfig& cfg);
+
+/// simulate() with the fast engine on opts.threads threads (0 counts as 1: the dispatcher
+/// resolves the program's choice first).
+std::vector<KernelStats> simulate_fast(trace::TraceReader& reader, const SimConfig& cfg,
+                                       const RunOptions& opts);
+std::vector<KernelStats> simulate_fast(const std::vector<std::string>& traces, const SimConfig& cfg,
+                                       const RunOptions& opts);
+
+}  // namespace gms
