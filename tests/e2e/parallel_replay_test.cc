@@ -1,6 +1,6 @@
-// The parallel replay (RunOptions::threads, sim/replay/parallel_engine.h) must report the same,
-// byte for byte, as the reference engine and the sequential fast one, for any number of threads:
-// on the suite's mixed traces and random traces, in every mode, with 1, 2, 3 and 8 threads.
+// The fast engine (RunOptions::threads, sim/replay/fast_engine.h) must report the same, byte for
+// byte, as the reference engine for any number of threads: on the suite's mixed traces and random
+// traces, in every mode, with 1, 2, 3 and 8 threads.
 // These tests are also built under ThreadSanitizer (.ci/tsan.sh).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
