@@ -82,6 +82,9 @@ struct TimeEstimate {
   double waves = 0;
   double dram_efficiency = 0;  ///< the blended efficiency used (x row factor)
   double avg_load_latency_ns = 0;
+  /// Loads a warp keeps in flight: the kernel's loads_in_flight param (the trace's register
+  /// dependencies, or a generator's), else gpu.loads_in_flight_per_warp.
+  double loads_in_flight = 0;
   double dram_gbps = 0, l2_gbps = 0, l1_gbps = 0;  ///< achieved over the estimate
 };
 

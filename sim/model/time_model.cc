@@ -141,6 +141,7 @@ TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
     if (n == 0) fail("kernel {}: loads_in_flight=0 must be at least 1", k.kernel.id);
     in_flight = n;
   }
+  t.loads_in_flight = in_flight;
   const double loads_per_warp =
       std::clamp(static_cast<double>(p.load_requests) / kernel_warps, 1.0, in_flight);
   const LoadSources sources = load_sources(k);

@@ -82,6 +82,7 @@ Json kernel_json(const RunReport& r, const KernelStats& k) {
                           {"waves", time.waves},
                           {"dram_efficiency", time.dram_efficiency},
                           {"avg_load_latency_ns", time.avg_load_latency_ns},
+                          {"loads_in_flight", time.loads_in_flight},
                           {"dram_gbps", time.dram_gbps},
                           {"l2_gbps", time.l2_gbps},
                           {"l1_gbps", time.l1_gbps}};

@@ -83,9 +83,9 @@ void print_time(std::ostream& out, const KernelStats& k) {
   fmt::print(out,
              "\n  time: {:.3f} us, {} (DRAM {:.3f}, L2 {:.3f}, L1 {:.3f}, latency {:.3f}, overhead "
              "{:.3f} us; "
-             "{:.0f} waves)\n",
+             "{:.0f} waves, {:g} loads in flight per warp)\n",
              t.estimate_ns / 1000, bound_name(t.bound), t.dram_ns / 1000, t.l2_ns / 1000,
-             t.l1_ns / 1000, t.latency_ns / 1000, t.overhead_ns / 1000, t.waves);
+             t.l1_ns / 1000, t.latency_ns / 1000, t.overhead_ns / 1000, t.waves, t.loads_in_flight);
   fmt::print(out, "  achieved: DRAM {:.1f} GB/s, L2 {:.1f} GB/s, L1 {:.1f} GB/s\n", t.dram_gbps,
              t.l2_gbps, t.l1_gbps);
   const DramTraffic& d = k.traffic.dram;

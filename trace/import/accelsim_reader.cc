@@ -239,6 +239,16 @@ bool AccelSimReader::next_kernel(KernelInfo& out) {
   read_header(out);
   if (!kernel_ids_.insert(out.id).second) line_error(fmt::format("duplicate kernel id {}", out.id));
   in_kernel_ = true;
+  // The first thread block is read now: its warps' register operands give the loads a warp of
+  // this kernel keeps in flight (load_concurrency.h), a param the time model reads. Every block
+  // runs the same code; the first one stands for them.
+  load_concurrency_.reset();
+  scoring_ = true;
+  scored_cta_ = kNoCta;
+  if (!load_block()) in_kernel_ = false;
+  scoring_ = false;
+  if (const std::uint32_t n = load_concurrency_.loads_in_flight(); n != 0)
+    out.params.emplace_back("loads_in_flight", std::to_string(n));
   return true;
 }
 
@@ -909,31 +919,43 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   std::uint64_t pc = 0, mask = 0;
   hex32(pc, "the PC (hex, at most 32 bits)");
   hex32(mask, "the active mask (8 hex digits)");
-  std::uint32_t regs = 0;
+  // The register operands, kept for the first block's scoreboard (load_concurrency.h).
+  std::string_view dest_regs[kMaxRegOperands], src_regs[kMaxRegOperands];
+  std::uint32_t dests = 0, srcs = 0;
   tok = t.next();
-  if (!parse_dec_token(tok, regs) || regs > kMaxRegOperands)
+  if (!parse_dec_token(tok, dests) || dests > kMaxRegOperands)
     field_error("the destination count dest_num", tok);
-  for (std::uint32_t i = 0; i < regs; ++i)
-    if (t.next().empty())
-      field_error(fmt::format("{} destination register{}", regs, regs == 1 ? "" : "s"), "");
+  for (std::uint32_t i = 0; i < dests; ++i)
+    if ((dest_regs[i] = t.next()).empty())
+      field_error(fmt::format("{} destination register{}", dests, dests == 1 ? "" : "s"), "");
   const std::string_view opcode = t.next();
   if (opcode.empty()) field_error("the opcode", "");
   tok = t.next();
-  if (!parse_dec_token(tok, regs) || regs > kMaxRegOperands)
+  if (!parse_dec_token(tok, srcs) || srcs > kMaxRegOperands)
     field_error("the source count src_num", tok);
-  for (std::uint32_t i = 0; i < regs; ++i)
-    if (t.next().empty())
-      field_error(fmt::format("{} source register{}", regs, regs == 1 ? "" : "s"), "");
+  for (std::uint32_t i = 0; i < srcs; ++i)
+    if ((src_regs[i] = t.next()).empty())
+      field_error(fmt::format("{} source register{}", srcs, srcs == 1 ? "" : "s"), "");
+  // An instruction of the kernel's first block that executes (an active lane) goes through the
+  // scoreboard; `load_bytes` > 0 for a global or local load or atomic.
+  const bool scored = scoring_ && mask != 0 && (scored_cta_ == kNoCta || scored_cta_ == cta_);
+  auto score = [&](std::uint32_t load_bytes) {
+    if (!scored) return;
+    scored_cta_ = cta_;
+    load_concurrency_.instruction(cur_warp_, {dest_regs, dests}, {src_regs, srcs}, load_bytes);
+  };
   std::uint32_t width = 0;
   tok = t.next();
   if (!parse_dec_token(tok, width)) field_error("mem_width (a decimal byte count)", tok);
   if (width == 0) {
     if (counting_) ++counts_.non_memory;
+    score(0);
     return;
   }
   const detail::SassAccess acc = detail::classify_sass(opcode);
   if (acc.kind == detail::SassKind::Unsupported || acc.kind == detail::SassKind::BulkCopy) {
     if (counting_) detail::count_skipped(counts_, opcode, acc.kind);
+    score(0);
     return;
   }
   if (mask == 0) {
@@ -1011,6 +1033,7 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     }
   }
   if (acc.async_copy && counting_) ++counts_.ldgsts;
+  score(!is_store(op) && !is_shared(op) ? width : 0);
   // Stored compactly; emitted as WarpInstr once the block is complete.
   std::uint64_t lane0 = 0;
   const bool strided = mode == 1 && detail::strided_compact(addr, lanes, stride, lane0);

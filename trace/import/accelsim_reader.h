@@ -15,6 +15,7 @@
 
 #include "trace/import/import_counts.h"
 #include "trace/import/import_options.h"
+#include "trace/import/load_concurrency.h"
 #include "trace/io/line_reader.h"
 #include "trace/io/reader.h"
 #include "trace/io/zstd_stream.h"
@@ -67,6 +68,11 @@ std::string_view accelsim_layout_name(AccelSimLayout layout);
 /// grid or block dimension, shared memory above any architecture's maximum) are replaced, warned
 /// about once per file and recorded in the kernel's params as `header_<field>=<value>`; a zero grid
 /// or block dimension is taken from the thread blocks and warps of the file (a pre-pass).
+///
+/// Each kernel's params get `loads_in_flight=N`, the loads a warp keeps in flight as its register
+/// operands show (load_concurrency.h: read from the kernel's first thread block, which
+/// next_kernel reads before it returns), where that block issues a load; the time model takes it
+/// instead of gpu.loads_in_flight_per_warp.
 ///
 /// Errors are SimErrors "<file>:<line>: <message>": bad header values, a block that does not
 /// follow `#BEGIN_TB` / `thread block` / `warp` / `insts` / `#END_TB`, a CTA outside the grid, a
@@ -155,6 +161,12 @@ class AccelSimReader final : public TraceReader {
   bool lineinfo_ = false;
   std::uint32_t warps_per_block_ = 1;
   std::unordered_set<std::uint32_t> kernel_ids_;
+
+  // The scoreboard of the kernel's first thread block (the loads in flight per warp).
+  static constexpr std::uint32_t kNoCta = ~0u;
+  LoadConcurrency load_concurrency_;
+  bool scoring_ = false;               // while next_kernel reads the first block
+  std::uint32_t scored_cta_ = kNoCta;  // that block (a raw file interleaves several)
 
   // The buffered thread block.
   std::uint32_t cta_ = 0;
