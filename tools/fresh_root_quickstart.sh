@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Times a newcomer's first command (README "Quick start": bash tools/quickstart.sh) on a fresh
+# Debian 12 root: a minimal debootstrap of bookworm (no compiler, no CMake: less than a new
+# machine has, so apt does all its work), a clean copy of the committed tree (git archive of
+# HEAD), then quickstart.sh inside it under chroot, as root, timed from start to the example
+# table. Needs root, debootstrap and the Debian mirror.
+#   sudo bash tools/fresh_root_quickstart.sh [ROOT_CACHE]
+# ROOT_CACHE (default /var/tmp/gms-froot-base) keeps the debootstrap between runs (not timed: a
+# fresh machine has it); each run copies it to a new root, which is removed at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base=${1:-/var/tmp/gms-froot-base}
+if [[ ! -x $base/bin/bash ]]; then
+  echo "== debootstrap --variant=minbase bookworm $base"
+  debootstrap --variant=minbase bookworm "$base" http://deb.debian.org/debian >/dev/null
+fi
+root=$(mktemp -d /var/tmp/gms-froot.XXXXXX)
+cleanup() {
+  for m in dev/pts dev proc sys; do umount "$root/$m" 2>/dev/null || true; done
+  rm -rf --one-file-system "$root"
+}
+trap cleanup EXIT
+cp -a "$base/." "$root/"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+mkdir -p "$root/src/gpumemsim"
+git archive HEAD | tar -x -C "$root/src/gpumemsim"
+mount -t proc proc "$root/proc"
+mount -t sysfs sys "$root/sys"
+mount --bind /dev "$root/dev"
+mount --bind /dev/pts "$root/dev/pts"
+echo "== $(git rev-parse --short HEAD) in a fresh bookworm root, $(nproc) cores, $(date -u +%FT%TZ)"
+start=$(date +%s.%N)
+chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  bash -c 'cd /src/gpumemsim && bash tools/quickstart.sh' >"$root.log" 2>&1 || {
+  tail -n 40 "$root.log" >&2
+  echo "fresh_root_quickstart.sh: quickstart failed (log $root.log)" >&2
+  exit 1
+}
+end=$(date +%s.%N)
+tail -n 12 "$root.log"
+awk -v s="$start" -v e="$end" 'BEGIN { printf "quickstart.sh in a fresh root: %.0f s\n", e - s }'
+rm -f "$root.log"
