@@ -83,10 +83,12 @@ fuzz_one() {
     "build-fuzz/tests/fuzz/$t" -merge=1 -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
       "tests/fuzz/corpus/$t" "$work" >"build-fuzz/$t.merge.log" 2>&1
     added=$(($(ls "tests/fuzz/corpus/$t" | wc -l) - before))
-    logs=("build-fuzz/$t.log")
+    # With -jobs the workers' logs (fuzz-N.log) hold their statistics, and libFuzzer copies
+    # them into the main log as well: count them once, from the workers' logs.
     shopt -s nullglob
-    logs+=(fuzz-*.log)  # the -jobs workers' logs
+    logs=(fuzz-*.log)
     shopt -u nullglob
+    [[ ${#logs[@]} -gt 0 ]] || logs=("build-fuzz/$t.log")
     execs=$(awk '/^stat::number_of_executed_units/ {s += $2} END {print s + 0}' "${logs[@]}")
     units=$(awk '/^stat::new_units_added/ {s += $2} END {print s + 0}' "${logs[@]}")
     rm -f fuzz-*.log
