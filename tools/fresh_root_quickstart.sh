@@ -5,10 +5,17 @@
 # HEAD), then quickstart.sh inside it under chroot, as root, timed from start to the example
 # table. Needs root, debootstrap and the Debian mirror.
 #   sudo bash tools/fresh_root_quickstart.sh [ROOT_CACHE]
+# With --tests, the README's test command is then run and timed in the same root (the tree that
+# quickstart built), as the README writes it.
 # ROOT_CACHE (default /var/tmp/gms-froot-base) keeps the debootstrap between runs (not timed: a
 # fresh machine has it); each run copies it to a new root, which is removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+tests=0
+if [[ ${1:-} == --tests ]]; then
+  tests=1
+  shift
+fi
 base=${1:-/var/tmp/gms-froot-base}
 if [[ ! -x $base/bin/bash ]]; then
   echo "== debootstrap --variant=minbase bookworm $base"
@@ -39,4 +46,18 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/u
 end=$(date +%s.%N)
 tail -n 12 "$root.log"
 awk -v s="$start" -v e="$end" 'BEGIN { printf "quickstart.sh in a fresh root: %.0f s\n", e - s }'
+rm -f "$root.log"
+[[ $tests == 1 ]] || exit 0
+test_command=$(grep -m1 -x 'cmake --build build && ctest .*' README.md)
+echo "== the README's test command: $test_command"
+start=$(date +%s.%N)
+chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  bash -c "cd /src/gpumemsim && $test_command" >"$root.log" 2>&1 || {
+  tail -n 40 "$root.log" >&2
+  echo "fresh_root_quickstart.sh: the test command failed (log $root.log)" >&2
+  exit 1
+}
+end=$(date +%s.%N)
+grep -E 'tests passed|Total Test time' "$root.log"
+awk -v s="$start" -v e="$end" 'BEGIN { printf "the test command after quickstart.sh: %.0f s\n", e - s }'
 rm -f "$root.log"
