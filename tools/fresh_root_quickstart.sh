@@ -35,29 +35,27 @@ mount -t proc proc "$root/proc"
 mount -t sysfs sys "$root/sys"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
-echo "== $(git rev-parse --short HEAD) in a fresh bookworm root, $(nproc) cores, $(date -u +%FT%TZ)"
-start=$(date +%s.%N)
-chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  bash -c 'cd /src/gpumemsim && bash tools/quickstart.sh' >"$root.log" 2>&1 || {
-  tail -n 40 "$root.log" >&2
-  echo "fresh_root_quickstart.sh: quickstart failed (log $root.log)" >&2
-  exit 1
+# timed WHAT COMMAND: runs COMMAND in the tree inside the root, as a fresh login would, prints
+# its seconds (and, on failure, the end of its log) and leaves its log in $root.log.
+timed() {
+  local what=$1 command=$2 start end
+  start=$(date +%s.%N)
+  chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    bash -c "cd /src/gpumemsim && $command" >"$root.log" 2>&1 || {
+    tail -n 40 "$root.log" >&2
+    echo "fresh_root_quickstart.sh: $what failed (log $root.log)" >&2
+    exit 1
+  }
+  end=$(date +%s.%N)
+  awk -v s="$start" -v e="$end" -v w="$what" 'BEGIN { printf "%s: %.0f s\n", w, e - s }'
 }
-end=$(date +%s.%N)
+echo "== $(git rev-parse --short HEAD) in a fresh bookworm root, $(nproc) cores, $(date -u +%FT%TZ)"
+timed "quickstart.sh in a fresh root" "bash tools/quickstart.sh"
 tail -n 12 "$root.log"
-awk -v s="$start" -v e="$end" 'BEGIN { printf "quickstart.sh in a fresh root: %.0f s\n", e - s }'
 rm -f "$root.log"
 [[ $tests == 1 ]] || exit 0
 test_command=$(grep -m1 -x 'cmake --build build && ctest .*' README.md)
 echo "== the README's test command: $test_command"
-start=$(date +%s.%N)
-chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  bash -c "cd /src/gpumemsim && $test_command" >"$root.log" 2>&1 || {
-  tail -n 40 "$root.log" >&2
-  echo "fresh_root_quickstart.sh: the test command failed (log $root.log)" >&2
-  exit 1
-}
-end=$(date +%s.%N)
+timed "the test command after quickstart.sh" "$test_command"
 grep -E 'tests passed|Total Test time' "$root.log"
-awk -v s="$start" -v e="$end" 'BEGIN { printf "the test command after quickstart.sh: %.0f s\n", e - s }'
 rm -f "$root.log"
