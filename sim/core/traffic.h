@@ -20,22 +20,14 @@ struct DramTraffic {
   std::uint64_t flush_write_bytes = 0;
 };
 
-/// L1TEX tag-stage wavefronts of one global or local request touching `lines` 128-byte lines.
-/// The tag stage resolves 4 tags (lines) of up to 4 sectors each per cycle on Volta and later,
-/// and a request whose lines it cannot resolve at once takes further wavefronts there (NVIDIA
-/// developer forum, "How does the LSU execute load/store instructions in the Ampere
-/// architecture", and "Pascal L1 cache"): ceil(lines / 4), one for a broadcast; none for a
-/// request with no active lane. The time model's L1 term takes at least these cycles.
-constexpr std::uint64_t l1_tag_wavefronts(std::uint32_t lines) {
-  return (lines + 3) / 4;
-}
-
 /// Per-kernel traffic by unit, gathered during the replay (the per-unit vectors are released
 /// once the kernel's estimate is made).
 struct TrafficProfile {
   std::vector<std::uint64_t> sm_l1_sectors;  ///< per SM: sectors through L1 (all global/local)
-  /// per SM: L1 tag-stage wavefronts of those requests (l1_tag_wavefronts)
-  std::vector<std::uint64_t> sm_l1_tag_wavefronts;
+  /// per SM: the L1TEX tag-stage lookups and data-stage wavefronts of those requests
+  /// (sim/model/l1_pipe.h)
+  std::vector<std::uint64_t> sm_l1_tag_lookups;
+  std::vector<std::uint64_t> sm_l1_data_wavefronts;
   std::vector<std::uint64_t> sm_shared_wavefronts;  ///< per SM
   std::vector<std::uint64_t> l2_slice_sectors;      ///< per slice: sectors read, written or updated
   DramTraffic dram;

@@ -10,6 +10,7 @@
 
 #include "sim/config/config.h"
 #include "sim/core/stats.h"
+#include "sim/core/traffic.h"
 #include "sim/model/coalescer.h"
 #include "sim/model/dram_model.h"
 #include "sim/model/l2_cache.h"
@@ -28,6 +29,14 @@ inline void charge_access(const CoalesceCounts& a, AccessCounters& c) {
   c.transactions += a.transactions;
   c.lines += a.lines;
   c.bytes_fetched += std::uint64_t{a.transactions} * a.segment_bytes;
+}
+
+/// One global, local or atomic request's L1 traffic on SM `sm`: its sectors, and its tag lookups
+/// and data wavefronts (l1_pipe.h), the time model's L1 term.
+inline void charge_l1_pipe(const CoalesceCounts& a, std::uint32_t sm, TrafficProfile& units) {
+  units.sm_l1_sectors[sm] += a.sectors;
+  units.sm_l1_tag_lookups[sm] += a.tag_lookups;
+  units.sm_l1_data_wavefronts[sm] += a.data_wavefronts;
 }
 
 /// The cold model's hierarchy counters: every transaction misses everywhere, so L1 misses = L2

@@ -6,6 +6,7 @@
 
 #include "sim/core/error.h"
 #include "sim/host/sorting_network.h"
+#include "sim/model/l1_pipe.h"
 
 namespace gms {
 
@@ -115,6 +116,9 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
   }
 
   out.segment_bytes = segment_bytes(w.op);
+  const L1PipeCost pipe = l1_pipe_cost(w);
+  out.tag_lookups = pipe.tag_lookups;
+  out.data_wavefronts = pipe.data_wavefronts;
   // Byte masks matter only where the L2 tells full from partial writes.
   const bool writes = !is_global_load(w.op);
   out.active_threads = static_cast<std::uint32_t>(n);

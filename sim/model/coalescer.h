@@ -39,6 +39,9 @@ struct CoalesceCounts {
   std::uint32_t transactions = 0;     ///< distinct blocks of the segment size
   std::uint32_t lines = 0;            ///< distinct 128-byte blocks
   std::uint32_t segment_bytes = 32;   ///< the transaction size used
+  /// The L1TEX pipeline's cost of the request (l1_pipe.h): tag lookups and data wavefronts.
+  std::uint32_t tag_lookups = 0;
+  std::uint32_t data_wavefronts = 0;
 
   friend bool operator==(const CoalesceCounts&, const CoalesceCounts&) = default;
 };

@@ -12,6 +12,11 @@ namespace gms {
 
 namespace {
 
+/// v[i] as a double, 0 past its end (a profile built by hand may leave a vector empty).
+double at(const std::vector<std::uint64_t>& v, std::size_t i) {
+  return i < v.size() ? static_cast<double>(v[i]) : 0.0;
+}
+
 std::uint64_t max_of(const std::vector<std::uint64_t>& v) {
   return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
 }
@@ -110,16 +115,16 @@ TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
               channel_gbps;  // 1 GB/s = 1 B/ns
   t.l2_ns =
       static_cast<double>(max_of(p.l2_slice_sectors)) / cfg.l2.sectors_per_cycle_per_slice / ghz;
-  // An SM's L1TEX is a pipeline: the tag stage takes l1_tag_wavefronts per global or local
-  // request (at least one), the data stage the sectors and the shared wavefronts; in steady
-  // state the slower stage sets the pace, so a broadcast load (1 sector) costs a cycle, not a
-  // quarter.
+  // An SM's L1TEX is a pipeline (l1_pipe.h): the tag stage resolves four lookups a cycle, the
+  // data stage moves one 128-byte wavefront a cycle (l1.sectors_per_cycle / 4 of them) and the
+  // shared wavefronts; in steady state the slower stage sets the pace, so a broadcast load costs
+  // a cycle, and a load of stride 3 words the tag stage's 1.5, not its 12 sectors' 3.
   double busiest_sm_cycles = 0;
+  const double wavefronts_per_cycle = cfg.l1.sectors_per_cycle / 4.0;
   for (std::size_t sm = 0; sm < p.sm_l1_sectors.size(); ++sm) {
-    const double data = p.sm_l1_sectors[sm] / cfg.l1.sectors_per_cycle +
+    const double data = at(p.sm_l1_data_wavefronts, sm) / wavefronts_per_cycle +
                         p.sm_shared_wavefronts[sm] / cfg.shared.wavefronts_per_cycle;
-    const double tag =
-        sm < p.sm_l1_tag_wavefronts.size() ? static_cast<double>(p.sm_l1_tag_wavefronts[sm]) : 0;
+    const double tag = at(p.sm_l1_tag_lookups, sm) / 4.0;
     busiest_sm_cycles = std::max(busiest_sm_cycles, std::max(data, tag));
   }
   t.l1_ns = busiest_sm_cycles / ghz;

@@ -6,9 +6,9 @@
 ///                / (peak / channels x efficiency [x row factor]): in a stream of kernels the
 ///                flush is written while the next kernel runs, so it costs DRAM time all the same
 ///   l2_ns      = busiest slice's sectors / (sectors per cycle per slice x clock)
-///   l1_ns      = busiest SM's max(L1 sectors / sectors per cycle + shared wavefronts / wavefronts
-///                per cycle, L1 tag-stage wavefronts) / clock: the data and tag stages of a
-///                pipeline; a request takes ceil(lines / 4) tag wavefronts (l1_tag_wavefronts)
+///   l1_ns      = busiest SM's max(L1 data wavefronts / (sectors per cycle / 4) + shared
+///                wavefronts / wavefronts per cycle, L1 tag lookups / 4) / clock: the data and
+///                tag stages of a pipeline, the slower one setting the pace (l1_pipe.h)
 ///   latency_ns = Little's law: load requests x average load latency / requests in flight (L1
 ///                hits, near and far L2 hits and misses each at their latency), where
 ///                in flight = resident warps (at most the kernel's warps) x loads in flight per

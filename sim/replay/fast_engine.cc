@@ -62,7 +62,8 @@ void add_share(KernelStats& into, const KernelStats& from) {
 
 void add_units(TrafficProfile& into, const TrafficProfile& from) {
   add_vector(into.sm_l1_sectors, from.sm_l1_sectors);
-  add_vector(into.sm_l1_tag_wavefronts, from.sm_l1_tag_wavefronts);
+  add_vector(into.sm_l1_tag_lookups, from.sm_l1_tag_lookups);
+  add_vector(into.sm_l1_data_wavefronts, from.sm_l1_data_wavefronts);
   add_vector(into.sm_shared_wavefronts, from.sm_shared_wavefronts);
   into.load_requests += from.load_requests;
 }
@@ -227,7 +228,8 @@ class FastReplayer {
       r.cached = cached_ ? std::make_optional<KernelStats>() : std::nullopt;
       r.traffic = TrafficProfile{};
       r.traffic.sm_l1_sectors.assign(cfg_.gpu.sm_count, 0);
-      r.traffic.sm_l1_tag_wavefronts.assign(cfg_.gpu.sm_count, 0);
+      r.traffic.sm_l1_tag_lookups.assign(cfg_.gpu.sm_count, 0);
+      r.traffic.sm_l1_data_wavefronts.assign(cfg_.gpu.sm_count, 0);
       r.traffic.sm_shared_wavefronts.assign(cfg_.gpu.sm_count, 0);
       if (cold_) r.cold_model.begin_kernel();
       if constexpr (!kColdOnly)

@@ -29,7 +29,8 @@ void start_kernel(const KernelInfo& kernel, const SimConfig& cfg, const RunOptio
     }
   units = TrafficProfile{};
   units.sm_l1_sectors.assign(cfg.gpu.sm_count, 0);
-  units.sm_l1_tag_wavefronts.assign(cfg.gpu.sm_count, 0);
+  units.sm_l1_tag_lookups.assign(cfg.gpu.sm_count, 0);
+  units.sm_l1_data_wavefronts.assign(cfg.gpu.sm_count, 0);
   units.sm_shared_wavefronts.assign(cfg.gpu.sm_count, 0);
 }
 
@@ -41,7 +42,8 @@ void finish_kernel(std::optional<KernelStats>& cold, std::optional<KernelStats>&
     KernelStats& k = **entry;
     // Unit-level traffic common to both modes (the mode's own L2 and DRAM profile is there).
     k.traffic.sm_l1_sectors = units.sm_l1_sectors;
-    k.traffic.sm_l1_tag_wavefronts = units.sm_l1_tag_wavefronts;
+    k.traffic.sm_l1_tag_lookups = units.sm_l1_tag_lookups;
+    k.traffic.sm_l1_data_wavefronts = units.sm_l1_data_wavefronts;
     k.traffic.sm_shared_wavefronts = units.sm_shared_wavefronts;
     k.traffic.load_requests = units.load_requests;
     for (const InstrStats& row : k.instructions)
@@ -50,8 +52,8 @@ void finish_kernel(std::optional<KernelStats>& cold, std::optional<KernelStats>&
     k.roofline = roofline(k, cfg);
     if (!opts.keep_unit_traffic) {
       TrafficProfile& t = k.traffic;
-      for (auto* v : {&t.sm_l1_sectors, &t.sm_l1_tag_wavefronts, &t.sm_shared_wavefronts,
-                      &t.l2_slice_sectors, &t.dram.channel_bytes})
+      for (auto* v : {&t.sm_l1_sectors, &t.sm_l1_tag_lookups, &t.sm_l1_data_wavefronts,
+                      &t.sm_shared_wavefronts, &t.l2_slice_sectors, &t.dram.channel_bytes})
         std::vector<std::uint64_t>().swap(*v);
     }
     out.push_back(std::move(k));

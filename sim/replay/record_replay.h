@@ -74,8 +74,7 @@ struct RecordReplay {
         coalescer.coalesce(w, access);
         memo.store(r, w, access);
       }
-      traffic.sm_l1_sectors[sm] += access.sectors;
-      traffic.sm_l1_tag_wavefronts[sm] += l1_tag_wavefronts(access.lines);
+      charge_l1_pipe(access, sm, traffic);
       if (!is_store(w.op)) ++traffic.load_requests;  // loads and atomics wait for their data
       if (cold) {
         AccessCounters& c = cold->instructions[r].c;

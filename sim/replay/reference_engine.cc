@@ -20,6 +20,7 @@
 #include "sim/replay/reference/plain_cold.h"
 #include "sim/replay/reference/plain_dram.h"
 #include "sim/replay/reference/plain_l1.h"
+#include "sim/replay/reference/plain_l1_pipe.h"
 #include "sim/replay/reference/plain_l2.h"
 #include "sim/replay/reference/plain_smem.h"
 #include "trace/import/formats.h"
@@ -167,7 +168,9 @@ class ReferenceEngine {
     }
     const PlainAccess a = ref::coalesce(cfg_.coalescer, w);
     units_.sm_l1_sectors[sm] += a.sectors;
-    units_.sm_l1_tag_wavefronts[sm] += l1_tag_wavefronts(a.lines);
+    const ref::PlainPipe pipe = ref::l1_pipe(w);
+    units_.sm_l1_tag_lookups[sm] += pipe.tag_lookups;
+    units_.sm_l1_data_wavefronts[sm] += pipe.data_wavefronts;
     if (!is_store(w.op)) ++units_.load_requests;  // loads and atomics wait for their data
     for (auto* k : {&cold_, &cached_}) {
       if (!*k) continue;

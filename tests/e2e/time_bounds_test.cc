@@ -72,21 +72,40 @@ TEST(TimeBoundsTest, OneWarpChasingPointersIsLatencyBound) {
   EXPECT_GT(k.time.latency_ns, 10 * k.time.dram_ns);
 }
 
-TEST(TimeBoundsTest, StridedStoresThatFitInL2AreL2Bound) {
-  // 32 sectors per request (stride 32 floats), 200k warps over a 16 MiB region that stays in L2:
-  // the dirty data is written back lazily, so the slices, not DRAM, bound the kernel. Not L1
-  // either (H200 preset): every store sector goes on to L2, 6.4M sectors over 96 slices x 1.6
-  // per cycle is about 41.7k cycles, while the busiest SM's L1 (190 of the 25000 CTAs, 8 warps
-  // each, 32 sectors a warp, 4 sectors per cycle) needs 12160: L2's term is 3.4 times L1's.
-  test::TempDir dir;
-  std::string body = "#wtrace 1\n#kernel id=52 name=store_stride32 grid=25000,1,1 block=256,1,1\n";
+/// 200k warps of `name` storing 4-byte words `stride` bytes apart, over a 16 MiB region that
+/// stays in L2 (H200 preset).
+KernelStats strided_stores(test::TempDir& dir, const char* name, unsigned stride) {
+  std::string body =
+      fmt::format("#wtrace 1\n#kernel id=52 name={} grid=25000,1,1 block=256,1,1\n", name);
   for (int w = 0; w < 200000; ++w)
-    body += fmt::format("0 STG 4 - {} {} ffffffff @0x{:x}:128\n", w / 8, w % 8, (w % 4096) * 4096);
-  std::ofstream(dir.file("store.wtrace")) << body;
-  const KernelStats k = run(dir.file("store.wtrace"));
+    body += fmt::format("0 STG 4 - {} {} ffffffff @0x{:x}:{}\n", w / 8, w % 8, (w % 4096) * 4096,
+                        stride);
+  std::ofstream(dir.file(name)) << body;
+  return run(dir.file(name));
+}
+
+TEST(TimeBoundsTest, StridedStoresThatFitInL2AreL2Bound) {
+  // 32 sectors per request (stride 33 floats: a line and a sector per lane), 200k warps: the
+  // dirty data is written back lazily, so the slices, not DRAM, bound the kernel. Not L1 either:
+  // every store sector goes on to L2, 6.4M sectors over 96 slices x 1.6 per cycle is about
+  // 41.7k cycles, while the busiest SM's L1 (190 of the 25000 CTAs, 8 warps each) needs 8 tag
+  // cycles a warp (32 lines, 4 a cycle) and 1 data wavefront (words 33t: every bank once): 12160
+  // cycles. L2's term is 3.4 times L1's.
+  test::TempDir dir;
+  const KernelStats k = strided_stores(dir, "store_stride33", 132);
   EXPECT_EQ(k.time.bound, Bound::L2);
   EXPECT_GT(k.time.l2_ns, 3 * k.time.l1_ns);
-  EXPECT_DOUBLE_EQ(k.time.l1_ns, 12160 / 1.98);  // the busiest SM's sectors / 4, at 1.98 GHz
+  EXPECT_DOUBLE_EQ(k.time.l1_ns, 12160 / 1.98);  // at 1.98 GHz
+  EXPECT_EQ(k.traffic.dram.read_bytes, 0u);
+}
+
+TEST(TimeBoundsTest, StridedStoresInOneBankAreL1Bound) {
+  // The same with stride 32 floats: the same sectors, lines and L2 term, but every word in bank 0
+  // of the L1 data array: 32 wavefronts a warp, 48640 cycles on the busiest SM.
+  test::TempDir dir;
+  const KernelStats k = strided_stores(dir, "store_stride32", 128);
+  EXPECT_EQ(k.time.bound, Bound::L1);
+  EXPECT_DOUBLE_EQ(k.time.l1_ns, 48640 / 1.98);
   EXPECT_EQ(k.traffic.dram.read_bytes, 0u);
 }
 

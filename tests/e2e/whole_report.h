@@ -30,10 +30,10 @@ inline std::string report_text(const std::vector<KernelStats>& kernels, const Si
                        kernel_mode_name(k.mode), k.kernel.flops, k.kernel.arch, k.records);
     for (const auto& [key, value] : k.kernel.params) out << fmt::format(" {}={}", key, value);
     out << fmt::format(
-        "\nsm_l1_sectors {}\nsm_l1_tag_wavefronts {}\nsm_shared_wavefronts {}\nl2_slice_sectors "
-        "{}\n",
-        list(t.sm_l1_sectors), list(t.sm_l1_tag_wavefronts), list(t.sm_shared_wavefronts),
-        list(t.l2_slice_sectors));
+        "\nsm_l1_sectors {}\nsm_l1_tag_lookups {}\nsm_l1_data_wavefronts {}\n"
+        "sm_shared_wavefronts {}\nl2_slice_sectors {}\n",
+        list(t.sm_l1_sectors), list(t.sm_l1_tag_lookups), list(t.sm_l1_data_wavefronts),
+        list(t.sm_shared_wavefronts), list(t.l2_slice_sectors));
     out << fmt::format("dram channel_bytes {}\ndram read {} write {} flush {} rows {}/{}\n",
                        list(d.channel_bytes), d.read_bytes, d.write_bytes, d.flush_write_bytes,
                        d.row_hits, d.row_misses);

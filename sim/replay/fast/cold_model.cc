@@ -39,8 +39,7 @@ void ColdModel::replay_unmemoized(WarpInstr& w, std::uint32_t slot, std::uint32_
   if (!w.lanes_complete) complete_strided_lanes(w);
   coalescer_.coalesce(w, access_);
   memo_.store(row, w, access_);
-  units.sm_l1_sectors[sm] += access_.sectors;
-  units.sm_l1_tag_wavefronts[sm] += l1_tag_wavefronts(access_.lines);
+  charge_l1_pipe(access_, sm, units);
   if (!is_store(w.op)) ++units.load_requests;  // loads and atomics wait for their data
   charge_access(access_, c);
   access(w.op, access_, c);
@@ -65,8 +64,7 @@ bool ColdModel::charge_scattered(const WarpInstr& w, std::uint32_t sm, AccessCou
   ScatteredWarp s;
   if (!analyze_scattered_warp(w, coalescer_.segment_bytes(w.op), slices_, s)) return false;
   const Op op = w.op;
-  units.sm_l1_sectors[sm] += s.sectors;
-  units.sm_l1_tag_wavefronts[sm] += l1_tag_wavefronts(s.lines);
+  charge_l1_pipe(s, sm, units);
   if (!is_store(op)) ++units.load_requests;
   charge_access(s, c);
   charge_cold_hierarchy(op, s, c);

@@ -88,8 +88,7 @@ class ColdModel {
     if (p.count != 0 && p.row != row) charge_pending(slot, stats, units);
     p.row = row;
     ++p.count;
-    units.sm_l1_sectors[sm] += e.counts.sectors;
-    units.sm_l1_tag_wavefronts[sm] += l1_tag_wavefronts(e.counts.lines);
+    charge_l1_pipe(e.counts, sm, units);
     ++stats.records;
     const std::span<const LineAccess> lines{e.lines.data(), e.counts.lines};
     if (lines_in_channels_)

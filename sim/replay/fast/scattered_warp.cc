@@ -5,6 +5,7 @@
 #include "sim/host/avx512.h"
 #include "sim/host/bitonic_avx512.h"
 #include "sim/host/cpu_features.h"
+#include "sim/model/l1_pipe.h"
 
 namespace gms {
 
@@ -145,7 +146,11 @@ __attribute__((target("avx512f"))) bool analyze_avx512(const WarpInstr& w,
 bool analyze_scattered_warp(const WarpInstr& w, std::uint32_t segment_bytes, const Interleave& map,
                             ScatteredWarp& out) {
   if (w.mask != 0xffffffffu || w.strided || !cpu_has_avx512f()) return false;
-  return analyze_avx512(w, segment_bytes, map, out);
+  if (!analyze_avx512(w, segment_bytes, map, out)) return false;
+  const L1PipeCost pipe = l1_pipe_cost(w);
+  out.tag_lookups = pipe.tag_lookups;
+  out.data_wavefronts = pipe.data_wavefronts;
+  return true;
 }
 
 #else

@@ -275,8 +275,7 @@ class OnePassEngine {
       coalescer_.coalesce(w, access_);
       memo_.store(row, w, access_);
     }
-    units_.sm_l1_sectors[sm] += access_.sectors;
-    units_.sm_l1_tag_wavefronts[sm] += l1_tag_wavefronts(access_.lines);
+    charge_l1_pipe(access_, sm, units_);
     if (!is_store(w.op)) ++units_.load_requests;
     if (cold_) {
       AccessCounters& c = cold_->instructions[row].c;

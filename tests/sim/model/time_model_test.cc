@@ -124,8 +124,9 @@ TEST(TimeModelTest, KernelLineSetsTheLoadsInFlight) {
 TEST(TimeModelTest, L2AndL1TermsFromTheBusiestUnit) {
   const SimConfig cfg = hand_config();
   KernelStats k = kernel(1, 32);
-  k.traffic.l2_slice_sectors = {300, 100};     // 300 sectors at 1/clk, 1 GHz = 300 ns
-  k.traffic.sm_l1_sectors = {400, 0};          // 400 / 4 = 100 cycles
+  k.traffic.l2_slice_sectors = {300, 100};  // 300 sectors at 1/clk, 1 GHz = 300 ns
+  k.traffic.sm_l1_sectors = {400, 0};
+  k.traffic.sm_l1_data_wavefronts = {100, 0};  // 128 bytes a cycle: 100 cycles
   k.traffic.sm_shared_wavefronts = {50, 120};  // SM0: 100 + 50 = 150; SM1: 120
   const TimeEstimate t = estimate_time(k, cfg);
   EXPECT_DOUBLE_EQ(t.l2_ns, 300);
@@ -133,27 +134,21 @@ TEST(TimeModelTest, L2AndL1TermsFromTheBusiestUnit) {
   EXPECT_EQ(t.bound, Bound::L2);
 }
 
-TEST(TimeModelTest, L1TagStageTakesAtLeastACyclePerRequest) {
-  // The tag stage resolves 4 lines per cycle: ceil(lines / 4) wavefronts a request, one for a
-  // broadcast (1 line), none without an active lane.
-  EXPECT_EQ(l1_tag_wavefronts(0), 0u);
-  EXPECT_EQ(l1_tag_wavefronts(1), 1u);
-  EXPECT_EQ(l1_tag_wavefronts(4), 1u);
-  EXPECT_EQ(l1_tag_wavefronts(5), 2u);
-  EXPECT_EQ(l1_tag_wavefronts(32), 8u);
+TEST(TimeModelTest, L1TakesTheSlowerOfItsTagAndDataStages) {
   const SimConfig cfg = hand_config();
   KernelStats k = kernel(1, 32);
-  // SM0: 300 broadcast loads, 1 sector and 1 line each: the data stage needs 300 / 4 = 75
-  // cycles, the tag stage 300 (one a request). SM1: 100 unit-stride loads of 4-byte words (4
-  // sectors, 1 line): 100 cycles in either stage. The slower stage of the busiest SM: 300 ns.
-  k.traffic.sm_l1_sectors = {300, 400};
-  k.traffic.sm_l1_tag_wavefronts = {300, 100};
+  // SM0: 300 broadcast loads (1 data wavefront, 4 tag lookups each): 300 cycles in either
+  // stage. SM1: 100 loads of stride 3 words (1 wavefront, 6 lookups): the tag stage's 150.
+  k.traffic.sm_l1_sectors = {300, 1200};
+  k.traffic.sm_l1_data_wavefronts = {300, 100};
+  k.traffic.sm_l1_tag_lookups = {1200, 600};
   EXPECT_DOUBLE_EQ(estimate_time(k, cfg).l1_ns, 300);
-  // 16-byte loads of 32 lanes (16 sectors in 4 lines each): 4 cycles of data, 1 of tags.
-  k.traffic.sm_l1_sectors = {16 * 50, 0};
-  k.traffic.sm_l1_tag_wavefronts = {50, 0};
+  // 16-byte unit-stride loads of 32 lanes (4 wavefronts, 4 lookups each): 4 cycles of data,
+  // 1 of tags.
+  k.traffic.sm_l1_data_wavefronts = {4 * 50, 0};
+  k.traffic.sm_l1_tag_lookups = {4 * 50, 0};
   EXPECT_DOUBLE_EQ(estimate_time(k, cfg).l1_ns, 200);
-  // Shared wavefronts share the data stage with the sectors, not the tag stage: 200 + 150.
+  // Shared wavefronts share the data stage with the global ones, not the tag stage: 200 + 150.
   k.traffic.sm_shared_wavefronts = {150, 0};
   EXPECT_DOUBLE_EQ(estimate_time(k, cfg).l1_ns, 350);
 }
