@@ -41,4 +41,15 @@ inline bool cpu_has_avx512f() {
   return yes;
 }
 
+/// True when AVX-512CD code (conflict detection; compiled with target("avx512f,avx512cd")) may
+/// run: AVX-512F code may (cpu_has_avx512f) and the CPU has the CD extension too.
+inline bool cpu_has_avx512cd() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool yes = cpu_has_avx512f() && __builtin_cpu_supports("avx512cd");
+  return yes;
+#else
+  return false;
+#endif
+}
+
 }  // namespace gms

@@ -116,7 +116,8 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
   }
 
   out.segment_bytes = segment_bytes(w.op);
-  const L1PipeCost pipe = l1_pipe_cost(w);
+  const L1PipeCost pipe =
+      one_range ? l1_pipe_cost(w) : l1_pipe_cost(w, {starts.data(), static_cast<std::size_t>(n)});
   out.tag_lookups = pipe.tag_lookups;
   out.data_wavefronts = pipe.data_wavefronts;
   // Byte masks matter only where the L2 tells full from partial writes.

@@ -5,101 +5,149 @@
 #include <bit>
 #include <limits>
 
+#include "sim/host/quarter_distinct.h"
+#include "sim/model/smem_arbiter.h"
+
 namespace gms {
 
 namespace {
 
-constexpr unsigned kBanks = 32;     // 4-byte banks of the L1 data array: 128 bytes a wavefront
-constexpr unsigned kQuarter = 8;    // lanes a tag lookup serves
-constexpr unsigned kLineShift = 7;  // 128-byte lines
-constexpr unsigned kWordShift = 2;  // 4-byte words
+constexpr std::uint32_t kBankMask = 31;  // 32 banks of 4-byte words: 128 bytes a wavefront
+constexpr unsigned kQuarter = 8;         // lanes whose lines one set of tag lookups covers
+constexpr unsigned kLineShift = 7;       // 128-byte lines
+constexpr unsigned kWordShift = 2;       // 4-byte words
+constexpr Addr kTop = std::numeric_limits<Addr>::max();
 
-/// The last byte of an access at `a`, clipped at the top of the address space (as the
-/// coalescer clips it).
+/// The last byte of an access at `a`, clipped at the top of the address space (as the coalescer
+/// clips it).
 Addr last_byte(Addr a, Addr size) {
-  return a > std::numeric_limits<Addr>::max() - (size - 1) ? std::numeric_limits<Addr>::max()
-                                                           : a + size - 1;
+  return a > kTop - (size - 1) ? kTop : a + size - 1;
 }
 
-/// Distinct values added, with how many of them fall in each bank (value mod 32); sized for
-/// a group's words (at most 32 lanes x 2 words, or 16 x 3, or 8 x 5).
-class BankSets {
- public:
-  BankSets() { head_.fill(kNone); }
-  /// Adds `v` unless present; returns the count of its bank after the call.
-  std::uint32_t add(Addr v) {
-    const unsigned bank = static_cast<unsigned>(v) & (kBanks - 1);
-    for (std::uint8_t i = head_[bank]; i != kNone; i = next_[i])
-      if (values_[i] == v) return count_[bank];
-    values_[size_] = v;
-    next_[size_] = head_[bank];
-    head_[bank] = static_cast<std::uint8_t>(size_++);
-    return ++count_[bank];
-  }
+/// Lanes that pass through the data array together: those that ideally move 128 bytes.
+unsigned data_group(unsigned size) {
+  return size <= 4 ? kWarpSize : std::bit_floor(128u / size);
+}
 
- private:
-  static constexpr std::uint8_t kNone = 0xff;
-  std::array<Addr, 64> values_;
-  std::array<std::uint8_t, 64> next_;
-  std::array<std::uint8_t, kBanks> head_;
-  std::array<std::uint32_t, kBanks> count_{};
-  unsigned size_ = 0;
-};
+/// Distinct values among `v` (n of them, at most 16), without a data-dependent branch (the
+/// lines of a scattered warp's quarter are in no order).
+unsigned distinct(const Addr* v, unsigned n) {
+  unsigned d = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    bool fresh = true;
+    for (unsigned j = 0; j < i; ++j) fresh &= v[j] != v[i];
+    d += fresh;
+  }
+  return d;
+}
+
+/// A full warp of a strided record whose lanes cannot wrap past the top of the address space:
+/// both stages in closed form where they have one (false where they do not).
+bool strided_cost(const WarpInstr& w, L1PipeCost& cost) {
+  const Addr size = w.size;
+  const std::int64_t s = w.stride;
+  const Addr step = s < 0 ? Addr{0} - static_cast<Addr>(s) : static_cast<Addr>(s);
+  const Addr a0 = w.addr[0];
+  // Lane 31 below the top (a positive stride) or above zero (a negative one), with its bytes.
+  if (step > (kTop - size) / 31) return false;
+  if (s >= 0 ? a0 > kTop - 31 * step - (size - 1) : a0 < 31 * step || a0 > kTop - (size - 1))
+    return false;
+  const bool aligned = a0 % size == 0 && step % size == 0;
+  if (step > 128 && !aligned) return false;  // lanes may share a line they straddle into
+  // Tag stage: lanes at most a line apart touch every line between a quarter's ends; further
+  // apart (and aligned: no access crosses a line) a line each.
+  cost.tag_lookups = 0;
+  for (unsigned q = 0; q < kWarpSize; q += kQuarter) {
+    const Addr first = a0 + q * static_cast<Addr>(s), last = first + 7 * static_cast<Addr>(s);
+    const Addr lo = std::min(first, last), hi = last_byte(std::max(first, last), size);
+    cost.tag_lookups +=
+        step > 128 ? kQuarter
+                   : static_cast<std::uint32_t>((hi >> kLineShift) - (lo >> kLineShift) + 1);
+  }
+  // Data stage, for accesses aligned to their size at a stride of whole accesses (each lane's
+  // bytes in whole words of its own, or one word shared by lanes of one address): in a group of
+  // G lanes at a stride of k words, lane i's first word falls in bank (w0 + i k) mod 32, so the
+  // lanes fill 32 / gcd(k, 32) banks (apart by at least a lane's words), G gcd(k, 32) / 32 lanes
+  // each; a broadcast (k = 0) takes one wavefront a group.
+  if (!aligned || (size < 4 && step % 4 != 0)) return false;
+  const unsigned width = std::max<unsigned>(w.size, 4);
+  const unsigned groups = width / 4, lanes = data_group(w.size);
+  const Addr k = step >> kWordShift;
+  const unsigned g = k == 0 ? 0 : 1u << std::min(std::countr_zero(k), 5);
+  cost.data_wavefronts = groups * (k == 0 ? 1 : std::max(1u, lanes * g / kWarpSize));
+  cost.tag_lookups = std::max(cost.tag_lookups, 4u);
+  return true;
+}
 
 }  // namespace
 
-L1PipeCost l1_pipe_cost(const WarpInstr& w) {
+L1PipeCost l1_pipe_cost(const WarpInstr& w, std::span<const Addr> sorted_starts) {
+  if (L1PipeCost closed; w.strided && w.mask == 0xffffffffu && strided_cost(w, closed))
+    return closed;
+
   // Every active lane's address (a strided record may hold only its first and last).
-  std::array<Addr, kWarpSize> addr;
+  std::array<Addr, kWarpSize> filled;
+  const std::array<Addr, kWarpSize>* lanes = &w.addr;
   if (w.strided && !w.lanes_complete) {
     const unsigned first = first_lane(w.mask);
-    const Addr base = w.addr[first] - first * static_cast<std::uint64_t>(w.stride);
-    for (unsigned i = 0; i < kWarpSize; ++i)
-      addr[i] = base + i * static_cast<std::uint64_t>(w.stride);
-  } else {
-    addr = w.addr;
+    const auto stride = static_cast<std::uint64_t>(w.stride);
+    const Addr base = w.addr[first] - first * stride;
+    for (unsigned i = 0; i < kWarpSize; ++i) filled[i] = base + i * stride;
+    lanes = &filled;
   }
+  const std::array<Addr, kWarpSize>& addr = *lanes;
   const Addr size = w.size;
 
+  // Tag stage: the lines of each quarter-warp, counted once per quarter. Where no access crosses
+  // a line (the rule) each lane has one line; else up to 16 a quarter.
   L1PipeCost cost;
-  // Tag stage: the lines of each quarter-warp, counted once per quarter (at most 16: a lane's
-  // access crosses at most one line boundary).
-  for (unsigned q = 0; q < kWarpSize; q += kQuarter) {
-    std::array<Addr, 2 * kQuarter> lines;
-    unsigned n = 0;
-    for (LaneMask m = (w.mask >> q) & 0xffu; m != 0; m &= m - 1) {
-      const Addr a = addr[q + static_cast<unsigned>(std::countr_zero(m))];
-      const Addr last = last_byte(a, size) >> kLineShift;
-      for (Addr line = a >> kLineShift;; ++line) {
-        // Lanes usually walk in order: the line is then the last one listed, or a new one.
-        if (n == 0 || (lines[n - 1] != line &&
-                       std::find(lines.begin(), lines.begin() + n, line) == lines.begin() + n))
-          lines[n++] = line;
-        if (line == last) break;
+  Addr crossing = 0;  // bits above bit 1: an access crosses a word; above bit 6, a line
+  for (unsigned i = 0; i < kWarpSize; ++i)  // (inactive lanes hold address 0)
+    crossing |= addr[i] ^ (addr[i] + (size - 1));
+  crossing >>= kWordShift;
+  if (crossing >> (kLineShift - kWordShift) == 0) {
+    cost.tag_lookups = distinct_per_quarter(addr, w.mask, kLineShift);
+  } else {
+    for (unsigned q = 0; q < kWarpSize; q += kQuarter) {
+      std::array<Addr, 2 * kQuarter> lines;
+      unsigned n = 0;
+      for (LaneMask m = (w.mask >> q) & 0xffu; m != 0; m &= m - 1) {
+        const Addr a = addr[q + static_cast<unsigned>(std::countr_zero(m))];
+        const Addr first = a >> kLineShift, last = last_byte(a, size) >> kLineShift;
+        lines[n++] = first;
+        if (last != first) lines[n++] = last;
       }
+      cost.tag_lookups += distinct(lines.data(), n);
     }
-    cost.tag_lookups += n;
   }
   cost.tag_lookups = std::max(cost.tag_lookups, 4u);
 
-  // Data stage: groups of lanes that ideally move 128 bytes, each as many wavefronts as the
-  // fullest bank's distinct words.
-  const unsigned group = size <= 4 ? kWarpSize : std::bit_floor(128u / static_cast<unsigned>(size));
+  // Data stage: each group of lanes as many wavefronts as its fullest bank's distinct words (at
+  // most 32 lanes x 2 words, 16 x 3 or 8 x 5 a group).
+  const unsigned group = data_group(w.size);
+  std::array<Addr, 2 * kWarpSize> words;
+  auto add_words = [&](Addr a, unsigned& n) {
+    for (Addr word = a >> kWordShift, last = last_byte(a, size) >> kWordShift;; ++word) {
+      words[n++] = word;
+      if (word == last) break;
+    }
+  };
+  if (group == kWarpSize && !sorted_starts.empty()) {  // words in order: no sort
+    if (crossing == 0) {                               // a word a lane, in order
+      cost.data_wavefronts = busiest_bank_sorted(sorted_starts, kWordShift, kBankMask).wavefronts;
+      return cost;
+    }
+    unsigned n = 0;
+    for (const Addr a : sorted_starts) add_words(a, n);  // overlapping lanes' words interleave
+    cost.data_wavefronts = busiest_bank({words.data(), n}, kBankMask).wavefronts;
+    return cost;
+  }
   const LaneMask group_mask = group == kWarpSize ? ~LaneMask{0} : (LaneMask{1} << group) - 1;
   for (unsigned g = 0; g < kWarpSize; g += group) {
-    const LaneMask m0 = (w.mask >> g) & group_mask;
-    if (m0 == 0) continue;
-    BankSets banks;
-    std::uint32_t worst = 0;
-    for (LaneMask m = m0; m != 0; m &= m - 1) {
-      const Addr a = addr[g + static_cast<unsigned>(std::countr_zero(m))];
-      const Addr last = last_byte(a, size) >> kWordShift;
-      for (Addr word = a >> kWordShift;; ++word) {
-        worst = std::max(worst, banks.add(word));
-        if (word == last) break;
-      }
-    }
-    cost.data_wavefronts += worst;
+    unsigned n = 0;
+    for (LaneMask m = (w.mask >> g) & group_mask; m != 0; m &= m - 1)
+      add_words(addr[g + static_cast<unsigned>(std::countr_zero(m))], n);
+    if (n > 0) cost.data_wavefronts += busiest_bank({words.data(), n}, kBankMask).wavefronts;
   }
   return cost;
 }

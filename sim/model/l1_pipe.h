@@ -25,6 +25,7 @@
 /// (H200) by mean, low where every lane has a line of its own (8 against 9.5-12.8 cycles).
 
 #include <cstdint>
+#include <span>
 
 #include "sim/core/records.h"
 
@@ -38,7 +39,9 @@ struct L1PipeCost {
 };
 
 /// The cost of `w` (at least one active lane; a strided record may hold only its first and last
-/// active lanes, the others are computed from its stride).
-L1PipeCost l1_pipe_cost(const WarpInstr& w);
+/// active lanes, the others are computed from its stride). `sorted_starts`, when the caller has
+/// them, are the active lanes' addresses in increasing order (the coalescer's): the data stage
+/// then need not sort a whole warp's words again.
+L1PipeCost l1_pipe_cost(const WarpInstr& w, std::span<const Addr> sorted_starts = {});
 
 }  // namespace gms

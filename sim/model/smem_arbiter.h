@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "sim/config/config.h"
 #include "sim/core/records.h"
@@ -32,6 +33,14 @@ struct BankAccess {
   std::uint32_t ideal_wavefronts = 0;
   std::uint32_t conflicts() const { return wavefronts - ideal_wavefronts; }
 };
+
+/// The banked-array rule on a list of word addresses (`words`, reordered by the call): a bank
+/// (word & bank_mask) serves one distinct word per wavefront, so the result's wavefronts are the
+/// most distinct words any bank holds, its ideal ones ceil(distinct words / banks). The L1 data
+/// array (l1_pipe.h) is banked the same way.
+BankAccess busiest_bank(std::span<Addr> words, std::uint32_t bank_mask);
+/// The same for the words key >> `shift` of `keys` (at least one), in increasing order.
+BankAccess busiest_bank_sorted(std::span<const Addr> keys, unsigned shift, std::uint32_t bank_mask);
 
 /// Computes wavefronts for shared-memory warp instructions under one SharedMemConfig.
 class SmemArbiter {

@@ -1,10 +1,12 @@
 #include "sim/replay/fast/scattered_warp.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "sim/host/avx512.h"
 #include "sim/host/bitonic_avx512.h"
 #include "sim/host/cpu_features.h"
+#include "sim/host/quarter_distinct.h"
 #include "sim/model/l1_pipe.h"
 
 namespace gms {
@@ -79,6 +81,22 @@ __attribute__((target("avx512f"), always_inline)) inline std::uint32_t starts32(
              << 16;
 }
 
+/// The L1 data stage's wavefronts (sim/model/l1_pipe.h) of a warp of one 4-byte word a lane:
+/// `fresh` marks the sorted lanes whose word differs from the lane before's, `bank` holds every
+/// sorted lane's bank (word mod 32) in two registers of sixteen; the busiest bank's distinct
+/// words, counted over the fresh lanes only (two for a row's halves, up to 32 for a gather).
+__attribute__((target("avx512f"), always_inline)) inline std::uint32_t busiest_bank16(
+    const __m512i (&bank)[2], std::uint32_t fresh) {
+  std::array<std::uint16_t, kWarpSize> id;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(id.data()), _mm512_cvtepi32_epi16(bank[0]));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(id.data() + 16), _mm512_cvtepi32_epi16(bank[1]));
+  std::array<std::uint8_t, kWarpSize> count{};
+  std::uint32_t worst = 0;
+  for (std::uint32_t m = fresh; m != 0; m &= m - 1)
+    worst = std::max<std::uint32_t>(worst, ++count[id[static_cast<unsigned>(std::countr_zero(m))]]);
+  return worst;
+}
+
 /// The analysis of a warp whose sorted addresses are `least` + `k` (32-bit offsets, the
 /// largest below 2^32 - 128): offsets from the line of `least`, so that shifts by up to 7 bits
 /// tell sectors, segments and lines apart exactly, sixteen lanes per register.
@@ -95,6 +113,12 @@ __attribute__((target("avx512f"), always_inline)) inline void analyze_narrow(
   const unsigned segment_shift = static_cast<unsigned>(std::countr_zero(segment_bytes));
   fill_counts(out, size, segment_bytes, starts32(e, p, 0), starts32(e, p, 5),
               starts32(e, p, segment_shift), starts32(e, p, 7));
+  if (size <= 4) {  // a word a lane: offsets from the line keep the word's bank (bits 2-6)
+    const __m512i banks = _mm512_set1_epi32(31);
+    const __m512i bank[2] = {_mm512_and_si512(_mm512_srli_epi32(e[0], 2), banks),
+                             _mm512_and_si512(_mm512_srli_epi32(e[1], 2), banks)};
+    out.data_wavefronts = busiest_bank16(bank, starts32(e, p, 2));
+  }
   const __m512i first_line = _mm512_set1_epi64(static_cast<long long>(least & ~std::uint64_t{127}));
   const __m512i line_mask = _mm512_set1_epi64(~std::int64_t{127});
   __m512i offsets[4];
@@ -134,6 +158,17 @@ __attribute__((target("avx512f"))) bool analyze_avx512(const WarpInstr& w,
   const unsigned segment_shift = static_cast<unsigned>(std::countr_zero(segment_bytes));
   fill_counts(out, w.size, segment_bytes, starts(s, p, 0), starts(s, p, 5),
               starts(s, p, segment_shift), starts(s, p, 7));
+  if (w.size <= 4) {
+    const __m512i banks = _mm512_set1_epi64(31);
+    __m512i b64[4];
+    for (unsigned i = 0; i < 4; ++i) b64[i] = _mm512_and_si512(_mm512_srli_epi64(s[i], 2), banks);
+    const __m512i bank[2] = {
+        _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(b64[0])),
+                           _mm512_cvtepi64_epi32(b64[1]), 1),
+        _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(b64[2])),
+                           _mm512_cvtepi64_epi32(b64[3]), 1)};
+    out.data_wavefronts = busiest_bank16(bank, starts(s, p, 2));
+  }
   const __m512i line = _mm512_set1_epi64(~std::int64_t{127});
   for (unsigned i = 0; i < 4; ++i)
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out.unit.data() + 8 * i),
@@ -147,9 +182,16 @@ bool analyze_scattered_warp(const WarpInstr& w, std::uint32_t segment_bytes, con
                             ScatteredWarp& out) {
   if (w.mask != 0xffffffffu || w.strided || !cpu_has_avx512f()) return false;
   if (!analyze_avx512(w, segment_bytes, map, out)) return false;
-  const L1PipeCost pipe = l1_pipe_cost(w);
-  out.tag_lookups = pipe.tag_lookups;
-  out.data_wavefronts = pipe.data_wavefronts;
+  // The L1 pipeline (l1_pipe.h): every access is aligned, so each lane has one line; accesses of
+  // up to 4 bytes have one word a lane, whose data stage the analysis counted from the sorted
+  // lanes. Wider ones go through the model's own count.
+  if (w.size <= 4) {
+    out.tag_lookups = std::max(distinct_per_quarter(w.addr, w.mask, 7), 4u);
+  } else {
+    const L1PipeCost pipe = l1_pipe_cost(w);
+    out.tag_lookups = pipe.tag_lookups;
+    out.data_wavefronts = pipe.data_wavefronts;
+  }
   return true;
 }
 
