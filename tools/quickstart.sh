@@ -7,6 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+# GMS_TEST_PCH: the test files' common headers precompiled, for the README's test command that
+# builds them next (141 s against 166 s for that build on a 2-core VM, 2026-12-03). A build
+# configured by hand leaves it off, so that each test file shows it includes what it uses.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGMS_TEST_PCH=ON
 cmake --build build --target gpumemsim
 ./build/gpumemsim run tests/data/example_stream.wtrace
