@@ -8,8 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 # GMS_TEST_PCH: the test files' common headers precompiled, for the README's test command that
-# builds them next (141 s against 166 s for that build on a 2-core VM, 2026-12-03). A build
-# configured by hand leaves it off, so that each test file shows it includes what it uses.
+# builds them next (tools/time_test_build.sh times that build both ways; README "Quick start").
+# A build configured by hand leaves it off, so that each test file shows it includes what it
+# uses.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGMS_TEST_PCH=ON
 cmake --build build --target gpumemsim
 ./build/gpumemsim run tests/data/example_stream.wtrace
