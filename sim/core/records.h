@@ -63,6 +63,12 @@ inline unsigned last_lane(LaneMask mask) {
   return (31u - static_cast<unsigned>(std::countl_zero(mask))) & 31u;
 }
 
+/// The last byte of an access of `size` bytes at `a`, clipped at the top of the address space
+/// (an access that would run past it stops there).
+inline Addr last_byte(Addr a, Addr size) {
+  return a > ~Addr{0} - (size - 1) ? ~Addr{0} : a + size - 1;
+}
+
 /// Writes every lane of a strided record from `base`, lane 0's address: active lane i holds
 /// base + i * stride, inactive lanes 0 (all arithmetic wraps).
 inline void fill_strided_lanes(WarpInstr& w, Addr base) {

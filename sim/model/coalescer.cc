@@ -186,22 +186,18 @@ void Coalescer::coalesce(const WarpInstr& w, CoalescedAccess& out) const {
     }
   };
 
-  // Inclusive ends; an access that would run past the top of the address space is clipped.
-  auto last_byte = [size](Addr a) {
-    return a > std::numeric_limits<Addr>::max() - (size - 1) ? std::numeric_limits<Addr>::max()
-                                                             : a + size - 1;
-  };
+  // Inclusive ends (last_byte stops an access at the top of the address space).
   if (one_range) {
-    flush(starts[0], last_byte(starts[n - 1]));
+    flush(starts[0], last_byte(starts[n - 1], size));
   } else {
-    Addr lo = starts[0], hi = last_byte(starts[0]);
+    Addr lo = starts[0], hi = last_byte(starts[0], size);
     for (int i = 1; i < n; ++i) {
       const Addr s = starts[i];
       if (hi != std::numeric_limits<Addr>::max() && s > hi + 1) {
         flush(lo, hi);
         lo = s;
       }
-      hi = std::max(hi, last_byte(s));
+      hi = std::max(hi, last_byte(s, size));
     }
     flush(lo, hi);
   }

@@ -18,12 +18,6 @@ constexpr unsigned kLineShift = 7;       // 128-byte lines
 constexpr unsigned kWordShift = 2;       // 4-byte words
 constexpr Addr kTop = std::numeric_limits<Addr>::max();
 
-/// The last byte of an access at `a`, clipped at the top of the address space (as the coalescer
-/// clips it).
-Addr last_byte(Addr a, Addr size) {
-  return a > kTop - (size - 1) ? kTop : a + size - 1;
-}
-
 /// Lanes that pass through the data array together: those that ideally move 128 bytes.
 unsigned data_group(unsigned size) {
   return size <= 4 ? kWarpSize : std::bit_floor(128u / size);
