@@ -18,6 +18,7 @@
 #include "sim/replay/onepass/engine.h"
 #include "tests/e2e/random_trace.h"
 #include "tests/e2e/report_text.h"
+#include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 #include "tools/study/sweep.h"
 #include "tools/study/sweep_onepass.h"
@@ -27,12 +28,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// A trace file that lasts as long as the test process.
 std::string write_temp(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("gms_onepass_{}", ::getpid());
-  fs::create_directories(dir);
-  const fs::path p = dir / name;
+  static const test::TempDir dir;
+  const std::string p = dir.file(name);
   std::ofstream(p) << text;
-  return p.string();
+  return p;
 }
 
 /// A small machine: 2 L2 slices, 4 SMs, a separate L1 of 4 sets, plus random choices that the

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
 namespace gms::test {
@@ -24,21 +25,6 @@ inline std::string slurp(const std::filesystem::path& p) {
   s << in.rdbuf();
   return s.str();
 }
-
-/// A fresh temporary directory, removed when the object goes away.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    path = std::filesystem::temp_directory_path() /
-           ("gms-test-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
 
 /// Runs `gpumemsim ARGS` through the shell (ARGS is a shell fragment, so it may redirect input).
 /// With timeout_s, coreutils `timeout` ends a run that hangs (status 124).

@@ -13,16 +13,18 @@
 #include "sim/replay/simulator.h"
 #include "sim/report/study_stats.h"
 #include "tests/e2e/random_trace.h"
+#include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
 namespace gms {
 namespace {
 
+/// A random trace's file, which lasts as long as the test process.
 std::string random_trace_file(std::uint64_t seed) {
-  const auto p = std::filesystem::temp_directory_path() /
-                 fmt::format("gms_curves_{}_{}.wtrace", ::getpid(), seed);
+  static const test::TempDir dir;
+  const std::string p = dir.file(fmt::format("random{}.wtrace", seed));
   std::ofstream(p) << test::random_trace(seed);
-  return p.string();
+  return p;
 }
 
 /// Each point's lookups and hits against simulate() of the point's configuration.

@@ -6,30 +6,12 @@
 #include <filesystem>
 #include <string>
 
+#include "tests/temp_dir.h"
 #include "tests/trace/trace_test_util.h"
 
 namespace gms::trace::test {
 
-/// A fresh directory in the temp directory, removed with its content when the object dies.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("gms_import_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using ::gms::test::TempDir;
 
 /// `text` compressed as one xz stream.
 inline std::string xz_compress(const std::string& text) {
