@@ -12,8 +12,8 @@
 namespace gms {
 namespace {
 
-std::vector<KernelStats> run(const std::string& path, SimMode mode,
-                             const ConfigSources& config = {}) {
+std::vector<KernelStats> replay_file(const std::string& path, SimMode mode,
+                                     const ConfigSources& config = {}) {
   const SimConfig cfg = load_config(config);
   RunOptions opts;
   opts.mode = mode;
@@ -28,8 +28,8 @@ void expect_cold_agrees_with_both(const std::string& path,
   for (const ConfigSources& config : configs) {
     SCOPED_TRACE(config.files.empty() ? (config.overrides.empty() ? "h200" : config.overrides[0])
                                       : config.files[0]);
-    const auto cold = run(path, SimMode::Cold, config);
-    const auto both = run(path, SimMode::Both, config);
+    const auto cold = replay_file(path, SimMode::Cold, config);
+    const auto both = replay_file(path, SimMode::Both, config);
     ASSERT_EQ(cold.size(), kernels);
     ASSERT_EQ(both.size(), 2 * kernels);
     for (std::size_t k = 0; k < cold.size(); ++k) {
@@ -95,8 +95,8 @@ TEST(ColdRepeatTest, GmtReplayWithPartialLanesAgreesWithText) {
   std::ofstream(text) << test::repeat_trace();
   trace::test::write_trace(gmt, trace::test::read_trace(text));
   for (SimMode mode : {SimMode::Cold, SimMode::Both}) {
-    const auto a = run(text, mode);
-    const auto b = run(gmt, mode);
+    const auto a = replay_file(text, mode);
+    const auto b = replay_file(gmt, mode);
     ASSERT_EQ(a.size(), b.size());
     for (std::size_t k = 0; k < a.size(); ++k) {
       ASSERT_EQ(a[k].instructions.size(), b[k].instructions.size());

@@ -42,11 +42,6 @@ using test::replay_text;
 using test::same_text;
 using test::suite_traces;
 
-constexpr SimMode kModes[] = {SimMode::Cold, SimMode::Cached, SimMode::Both};
-const char* mode_name(SimMode m) {
-  return m == SimMode::Cold ? "cold" : m == SimMode::Cached ? "cached" : "both";
-}
-
 /// The reference's report of `traces` in `opts.mode`, against the fast engine's as it comes
 /// (read-ahead, the default batches) and the one-pass engine's (or, where the configuration
 /// refuses the pass, its refusal); `both_ways`, the fast engine also without read-ahead, with
@@ -91,14 +86,15 @@ TEST_P(PresetTest, EnginesAgreeOnEverySuiteTraceAndMode) {
   const std::vector<std::string> traces = suite_traces(dir);
   ASSERT_GT(traces.size(), 30u);
   for (std::size_t t = 0; t < traces.size(); ++t)
-    for (const SimMode mode : kModes) {
+    for (const SimMode mode : test::kAllModes) {
       RunOptions opts;
       opts.mode = mode;
       // The mixed traces (the first three) span batches; the others are a few records each.
-      if (!engines_agree({traces[t]}, cfg, opts,
-                         fmt::format("{} on {}, mode {}", fs::path(traces[t]).filename().string(),
-                                     fs::path(GetParam()).filename().string(), mode_name(mode)),
-                         /*both_ways=*/t < 3))
+      if (!engines_agree(
+              {traces[t]}, cfg, opts,
+              fmt::format("{} on {}, mode {}", fs::path(traces[t]).filename().string(),
+                          fs::path(GetParam()).filename().string(), test::mode_name(mode)),
+              /*both_ways=*/t < 3))
         return;  // one report is enough
     }
 }
@@ -157,10 +153,10 @@ bool random_case_agrees(std::uint64_t seed) {
   if (r.chance(20)) base.kernel_ids = {static_cast<std::uint32_t>(r.below(4))};
   if (r.chance(30)) base.flops[static_cast<std::uint32_t>(r.below(4))] = r.below(1u << 20);
   const std::string what = fmt::format("seed {} ({})", seed, described);
-  for (const SimMode mode : kModes) {
+  for (const SimMode mode : test::kAllModes) {
     RunOptions opts = base;
     opts.mode = mode;
-    const std::string in_mode = what + ", mode " + mode_name(mode);
+    const std::string in_mode = what + ", mode " + test::mode_name(mode);
     bool ok = engines_agree({text}, cfg, opts, in_mode);
     if (ok) {
       opts.engine = Engine::Reference;

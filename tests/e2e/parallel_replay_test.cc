@@ -25,18 +25,13 @@
 namespace gms {
 namespace {
 
-constexpr SimMode kModes[] = {SimMode::Cold, SimMode::Cached, SimMode::Both};
 constexpr unsigned kThreadCounts[] = {1, 2, 3, 8};
-
-const char* mode_name(SimMode m) {
-  return m == SimMode::Cold ? "cold" : m == SimMode::Cached ? "cached" : "both";
-}
 
 /// The reference's report of `traces` against the fast engine's on every thread count, every
 /// mode; false after the first difference.
 bool thread_counts_agree(const std::vector<std::string>& traces, const SimConfig& cfg,
                          const std::string& what, RunOptions opts = {}) {
-  for (const SimMode mode : kModes) {
+  for (const SimMode mode : test::kAllModes) {
     opts.mode = mode;
     opts.engine = Engine::Reference;
     opts.threads = 1;
@@ -44,8 +39,9 @@ bool thread_counts_agree(const std::vector<std::string>& traces, const SimConfig
     opts.engine = Engine::Fast;
     for (const unsigned threads : kThreadCounts) {
       opts.threads = threads;
-      if (!test::same_text(reference, test::replay_text(traces, cfg, opts),
-                           fmt::format("{}, mode {}, {} threads", what, mode_name(mode), threads)))
+      if (!test::same_text(
+              reference, test::replay_text(traces, cfg, opts),
+              fmt::format("{}, mode {}, {} threads", what, test::mode_name(mode), threads)))
         return false;
     }
   }
@@ -132,7 +128,7 @@ TEST(ParallelReplayTest, AnErrorIsTheSequentialReplaysError) {
   const std::string trace = dir.file("bad.wtrace");
   std::ofstream(trace) << test::repeat_trace() << "3 LDG 4 0 0 0 ffffffff @0x100:4\n"
                        << "not a record\n";
-  for (const SimMode mode : kModes) {
+  for (const SimMode mode : test::kAllModes) {
     RunOptions opts;
     opts.mode = mode;
     const std::string sequential =

@@ -26,6 +26,12 @@
 
 namespace gms::test {
 
+/// Every mode, and each one's name for a failure message.
+constexpr SimMode kAllModes[] = {SimMode::Cold, SimMode::Cached, SimMode::Both};
+inline const char* mode_name(SimMode m) {
+  return m == SimMode::Cold ? "cold" : m == SimMode::Cached ? "cached" : "both";
+}
+
 /// One replay's report text (or error), with the per-unit vectors kept.
 template <class Source>
 std::string replay_text(const Source& source, const SimConfig& cfg, RunOptions opts) {

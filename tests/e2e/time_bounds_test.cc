@@ -13,8 +13,8 @@
 namespace gms {
 namespace {
 
-KernelStats run(const std::string& path, SimMode mode = SimMode::Cached,
-                const std::vector<std::string>& sets = {}) {
+KernelStats replay_one(const std::string& path, SimMode mode = SimMode::Cached,
+                       const std::vector<std::string>& sets = {}) {
   RunOptions opts;
   opts.mode = mode;
   auto ks = simulate(std::vector<std::string>{path}, load_config({{}, sets}), opts);
@@ -32,9 +32,9 @@ std::string gen(const test::TempDir& dir, const std::string& name, const std::st
 TEST(TimeBoundsTest, LargeStoreStreamIsDramBound) {
   test::TempDir dir;
   // gpu-stream's init at block 1024: one 8-byte store per thread over 256 MiB, four times the L2.
-  const KernelStats k = run(gen(dir, "fill",
-                                "stream_occupancy --kind write --block 1024 --elem 8 "
-                                "--footprint 268435456"));
+  const KernelStats k = replay_one(gen(dir, "fill",
+                                       "stream_occupancy --kind write --block 1024 --elem 8 "
+                                       "--footprint 268435456"));
   EXPECT_EQ(k.time.bound, Bound::Dram);
   EXPECT_GT(k.time.dram_gbps, 0.5 * 4800);
   EXPECT_LT(k.time.dram_gbps, 4800);
@@ -48,12 +48,12 @@ TEST(TimeBoundsTest, LargeCopyStreamWaitsOnTheStorePath) {
   // latency-bound, well under the DRAM's rate. Without the store path term and the DRAM queue
   // (which lengthens a chain that meets the DRAM's rate), near the DRAM's.
   const std::string trace = gen(dir, "stream", "stream --records 4000000");
-  const KernelStats k = run(trace);
+  const KernelStats k = replay_one(trace);
   EXPECT_EQ(k.time.bound, Bound::Latency);
   EXPECT_GT(k.time.store_path_ns, 0.25 * k.time.estimate_ns);
   EXPECT_LT(k.time.dram_gbps, 0.5 * 4800);
   const KernelStats no_path =
-      run(trace, SimMode::Cached, {"l1.store_path_bytes_per_cycle=0", "dram.queue_ns=0"});
+      replay_one(trace, SimMode::Cached, {"l1.store_path_bytes_per_cycle=0", "dram.queue_ns=0"});
   EXPECT_LT(no_path.time.estimate_ns, 0.6 * k.time.estimate_ns);
   EXPECT_GT(no_path.time.dram_gbps, 0.7 * 4800);
 }
@@ -67,7 +67,7 @@ TEST(TimeBoundsTest, OneWarpChasingPointersIsLatencyBound) {
     body += fmt::format("0 LDG 8 - 0 0 00000001 0x{:x}\n", (a >> 20) % (256ull << 20) & ~7ull);
   }
   std::ofstream(dir.file("chase.wtrace")) << body;
-  const KernelStats k = run(dir.file("chase.wtrace"));
+  const KernelStats k = replay_one(dir.file("chase.wtrace"));
   EXPECT_EQ(k.time.bound, Bound::Latency);
   EXPECT_GT(k.time.latency_ns, 10 * k.time.dram_ns);
 }
@@ -81,7 +81,7 @@ KernelStats strided_stores(test::TempDir& dir, const char* name, unsigned stride
     body += fmt::format("0 STG 4 - {} {} ffffffff @0x{:x}:{}\n", w / 8, w % 8, (w % 4096) * 4096,
                         stride);
   std::ofstream(dir.file(name)) << body;
-  return run(dir.file(name));
+  return replay_one(dir.file(name));
 }
 
 TEST(TimeBoundsTest, StridedStoresThatFitInL2AreL2Bound) {
@@ -115,9 +115,9 @@ TEST(TimeBoundsTest, TiledMatrixProductIntensityIsTileOverFour) {
   // (balance 20) T = 16 and 32 are memory-bound.
   test::TempDir dir;
   for (int tile : {16, 32}) {
-    const KernelStats k =
-        run(gen(dir, fmt::format("t{}", tile), fmt::format("matmul_tiled --n 128 --tile {}", tile)),
-            SimMode::Cold, {"gpu.fp32_gflops=20000", "dram.peak_gbps=1000"});
+    const KernelStats k = replay_one(
+        gen(dir, fmt::format("t{}", tile), fmt::format("matmul_tiled --n 128 --tile {}", tile)),
+        SimMode::Cold, {"gpu.fp32_gflops=20000", "dram.peak_gbps=1000"});
     ASSERT_TRUE(k.roofline.known);
     const double n = 128;
     EXPECT_EQ(k.roofline.flops, static_cast<std::uint64_t>(2 * n * n * n));
@@ -136,8 +136,10 @@ TEST(TimeBoundsTest, TiledMatrixProductIntensityIsTileOverFour) {
 TEST(TimeBoundsTest, NaiveVersusTiledTrafficRatioIsTheTile) {
   // docs/examples.md D: thread reads of global memory fall by T = 16.
   test::TempDir dir;
-  const KernelStats naive = run(gen(dir, "naive", "matmul_naive --n 64 --tile 16"), SimMode::Cold);
-  const KernelStats tiled = run(gen(dir, "tiled", "matmul_tiled --n 64 --tile 16"), SimMode::Cold);
+  const KernelStats naive =
+      replay_one(gen(dir, "naive", "matmul_naive --n 64 --tile 16"), SimMode::Cold);
+  const KernelStats tiled =
+      replay_one(gen(dir, "tiled", "matmul_tiled --n 64 --tile 16"), SimMode::Cold);
   EXPECT_EQ(naive.total(OpClass::GlobalLoad).active_threads,
             16 * tiled.total(OpClass::GlobalLoad).active_threads);
 }

@@ -13,7 +13,7 @@
 
 namespace gms::test {
 
-struct Op {
+struct TagOp {
   std::uint64_t key;
   std::uint8_t want;
   bool write;
@@ -23,7 +23,7 @@ struct Op {
 /// sectors and fetches the 2-sector units holding a missing one (so a miss validates a
 /// neighbour, which a hit does not: sector state is not monotone in the ways); a write
 /// dirties and validates `want`. Returns the hit sectors.
-inline std::uint8_t apply(std::uint8_t& valid, std::uint8_t& dirty, const Op& op) {
+inline std::uint8_t apply(std::uint8_t& valid, std::uint8_t& dirty, const TagOp& op) {
   if (op.write) {
     dirty |= op.want;
     valid |= op.want;
@@ -54,9 +54,9 @@ inline std::uint32_t group_of(std::uint64_t key, std::uint32_t groups) {
 /// slot, valid, dirty, for_each_line), key k in set set_of(k); on_access(set, slot) sees each
 /// access's slot.
 template <class Tags, class SetOf, class OnAccess>
-Trace tag_store_trace(Tags& c, const std::vector<Op>& ops, SetOf set_of, OnAccess on_access) {
+Trace tag_store_trace(Tags& c, const std::vector<TagOp>& ops, SetOf set_of, OnAccess on_access) {
   Trace t;
-  for (const Op& op : ops) {
+  for (const TagOp& op : ops) {
     const std::uint32_t set = set_of(op.key);
     std::int32_t way = c.find(set, op.key);
     std::vector<Event> ev_list;
@@ -79,7 +79,7 @@ Trace tag_store_trace(Tags& c, const std::vector<Op>& ops, SetOf set_of, OnAcces
 }
 
 /// One plain LRU cache of `groups` x `sets` sets: key k lies in set k mod sets of its group.
-inline Trace plain_lru(const std::vector<Op>& ops, std::uint32_t sets, std::uint32_t ways,
+inline Trace plain_lru(const std::vector<TagOp>& ops, std::uint32_t sets, std::uint32_t ways,
                        std::uint32_t groups = 1) {
   SectorCache<LruPolicy> c(CacheGeometry{groups * sets, ways, 8});
   return tag_store_trace(
@@ -90,8 +90,8 @@ inline Trace plain_lru(const std::vector<Op>& ops, std::uint32_t sets, std::uint
       [](std::uint32_t, std::size_t) {});
 }
 
-inline std::vector<Op> random_ops(std::mt19937_64& rng, std::size_t n, std::uint64_t distinct) {
-  std::vector<Op> ops;
+inline std::vector<TagOp> random_ops(std::mt19937_64& rng, std::size_t n, std::uint64_t distinct) {
+  std::vector<TagOp> ops;
   std::uniform_int_distribution<std::uint64_t> key(0, distinct - 1);
   std::uniform_int_distribution<int> mask(1, 255), coin(0, 3);
   for (std::size_t i = 0; i < n; ++i)

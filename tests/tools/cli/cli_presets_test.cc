@@ -15,7 +15,7 @@
 namespace gms::test {
 namespace {
 
-const std::string kTrace = data_path("a3_stride2.wtrace");
+const std::string kPresetsTrace = data_path("a3_stride2.wtrace");
 
 /// Every configs/*.ini name.
 std::set<std::string> source_presets() {
@@ -26,8 +26,9 @@ std::set<std::string> source_presets() {
 }
 
 TEST(CliPresetsTest, RunTakesANameAsItTakesTheFile) {
-  const CliResult by_name = run_cli("run " + kTrace + " --config kepler-k40-ca --format json");
-  const CliResult by_file = run_cli("run " + kTrace + " --config " +
+  const CliResult by_name =
+      run_cli("run " + kPresetsTrace + " --config kepler-k40-ca --format json");
+  const CliResult by_file = run_cli("run " + kPresetsTrace + " --config " +
                                     source_path("configs/kepler-k40-ca.ini") + " --format json");
   ASSERT_EQ(by_name.status, 0) << by_name.err;
   ASSERT_EQ(by_file.status, 0) << by_file.err;
@@ -38,8 +39,10 @@ TEST(CliPresetsTest, RunTakesANameAsItTakesTheFile) {
 }
 
 TEST(CliPresetsTest, EveryConfigCommandTakesNames) {
-  EXPECT_EQ(run_cli("sweep --trace " + kTrace + " --config volta-v100 --no-progress").status, 0);
-  EXPECT_EQ(run_cli("compare " + kTrace + " --config volta-v100 --config kepler-k40").status, 0);
+  EXPECT_EQ(run_cli("sweep --trace " + kPresetsTrace + " --config volta-v100 --no-progress").status,
+            0);
+  EXPECT_EQ(run_cli("compare " + kPresetsTrace + " --config volta-v100 --config kepler-k40").status,
+            0);
   const CliResult v = run_cli("validate --ncu " + data_path("ncu/example_stream_ncu_raw.csv") +
                               " " + data_path("example_stream.wtrace") + " --config hopper-h200");
   EXPECT_EQ(v.status, 0) << v.err;
@@ -48,7 +51,8 @@ TEST(CliPresetsTest, EveryConfigCommandTakesNames) {
 TEST(CliPresetsTest, UnknownNameIsOneErrorListingTheKnownNames) {
   TempDir tmp;
   for (const std::string& cmd :
-       {"run " + kTrace, "compare " + kTrace + " --config volta-v100", "sweep --trace " + kTrace}) {
+       {"run " + kPresetsTrace, "compare " + kPresetsTrace + " --config volta-v100",
+        "sweep --trace " + kPresetsTrace}) {
     const CliResult r = run_cli(cmd + " --config no-such-gpu -o " + tmp.file("out"));
     EXPECT_EQ(r.status, 1) << cmd;
     EXPECT_NE(r.err.find("preset 'no-such-gpu'"), std::string::npos) << r.err;
@@ -63,8 +67,8 @@ TEST(CliPresetsTest, EnvironmentReplacesTheFolders) {
   TempDir dir;
   std::filesystem::copy_file(source_path("configs/kepler-k40-ca.ini"), dir.file("mine.ini"));
   ::setenv("GPUMEMSIM_PRESETS", dir.path.c_str(), 1);
-  const CliResult mine = run_cli("run " + kTrace + " --config mine --format json");
-  const CliResult gone = run_cli("run " + kTrace + " --config volta-v100");
+  const CliResult mine = run_cli("run " + kPresetsTrace + " --config mine --format json");
+  const CliResult gone = run_cli("run " + kPresetsTrace + " --config volta-v100");
   const CliResult list = run_cli("presets --format names");
   ::unsetenv("GPUMEMSIM_PRESETS");
   ASSERT_EQ(mine.status, 0) << mine.err;

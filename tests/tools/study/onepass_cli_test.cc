@@ -10,8 +10,9 @@
 namespace gms::test {
 namespace {
 
-const std::string kTrace = data_path("example_stream.wtrace");
-const std::string kSweep = "sweep --trace " + kTrace + " " + data_path("d_tiled_n8_t4.wtrace") +
+const std::string kOnepassTrace = data_path("example_stream.wtrace");
+const std::string kSweep = "sweep --trace " + kOnepassTrace + " " +
+                           data_path("d_tiled_n8_t4.wtrace") +
                            " --mode both --per-instruction --vary l2.ways=4,16 --vary "
                            "'l1.carveouts_kb=0,8,16,32,64,100,132,164,196,228;0,228'";
 
@@ -35,8 +36,8 @@ TEST(OnepassCliTest, SweepBytesAreTheSameWithSeparateRuns) {
 }
 
 TEST(OnepassCliTest, AFallbackIsSaidOnStderr) {
-  const CliResult r =
-      run_cli("sweep --trace " + kTrace + " --mode cached --set l2.policy=fifo --vary l2.ways=4,8");
+  const CliResult r = run_cli("sweep --trace " + kOnepassTrace +
+                              " --mode cached --set l2.policy=fifo --vary l2.ways=4,8");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("one replay per point, not one pass: configurations: l2.policy is not lru"),
             std::string::npos)
@@ -44,19 +45,19 @@ TEST(OnepassCliTest, AFallbackIsSaidOnStderr) {
 }
 
 TEST(OnepassCliTest, CurvesCsvHtmlAndErrors) {
-  const CliResult csv = run_cli("curves " + kTrace + " --ways 4,full --sizes 960,1920");
+  const CliResult csv = run_cli("curves " + kOnepassTrace + " --ways 4,full --sizes 960,1920");
   ASSERT_EQ(csv.status, 0) << csv.err;
   EXPECT_NE(csv.out.find("level,kernel_id,kernel_name,ways,sets,capacity_kb,lookups,hits"),
             std::string::npos)
       << csv.out;
-  const CliResult l1 =
-      run_cli("curves " + kTrace + " --level l1 --per-instruction --sizes 8,16 --format html");
+  const CliResult l1 = run_cli("curves " + kOnepassTrace +
+                               " --level l1 --per-instruction --sizes 8,16 --format html");
   ASSERT_EQ(l1.status, 0) << l1.err;
   EXPECT_NE(l1.out.find("<svg"), std::string::npos);
-  const CliResult bad = run_cli("curves " + kTrace + " --ways 4,x");
+  const CliResult bad = run_cli("curves " + kOnepassTrace + " --ways 4,x");
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.err.find("--ways '4,x'"), std::string::npos) << bad.err;
-  const CliResult level = run_cli("curves " + kTrace + " --level l3");
+  const CliResult level = run_cli("curves " + kOnepassTrace + " --level l3");
   EXPECT_EQ(level.status, 1);
   EXPECT_NE(level.err.find("--level 'l3'"), std::string::npos) << level.err;
 }

@@ -12,7 +12,7 @@
 namespace gms::test {
 namespace {
 
-const std::string kTrace = data_path("example_stream.wtrace");
+const std::string kStudyTrace = data_path("example_stream.wtrace");
 const std::string kSweepArgs = "--trace " + data_path("example_stream.wtrace") + " " +
                                data_path("a3_stride2.wtrace") +
                                " --vary preset=kepler-k40-ca,volta-v100 --vary "
@@ -79,8 +79,8 @@ TEST(StudyCliTest, SlurmArrayScriptWithArrayVariablesSetByHand) {
 }
 
 TEST(StudyCliTest, CompareListsTheMostChangedInstructionFirst) {
-  const CliResult r =
-      run_cli("compare " + kTrace + " --config kepler-k40-ca --config volta-v100 --format json");
+  const CliResult r = run_cli("compare " + kStudyTrace +
+                              " --config kepler-k40-ca --config volta-v100 --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["a"]["label"], "kepler-k40-ca");
@@ -102,18 +102,18 @@ TEST(StudyCliTest, CompareListsTheMostChangedInstructionFirst) {
       last = change;
     }
   }
-  const CliResult both = run_cli("compare " + kTrace + " --mode both --format csv");
+  const CliResult both = run_cli("compare " + kStudyTrace + " --mode both --format csv");
   ASSERT_EQ(both.status, 0) << both.err;
   EXPECT_NE(both.out.find("# a=hopper-h200 mode=cold\n# b=hopper-h200 mode=cached"),
             std::string::npos)
       << both.out;
   EXPECT_NE(both.out.find("dram_read_bytes_a,dram_read_bytes_b"), std::string::npos);
-  EXPECT_EQ(run_cli("compare " + kTrace + " --config volta-v100").status, 1);
+  EXPECT_EQ(run_cli("compare " + kStudyTrace + " --config volta-v100").status, 1);
 }
 
 TEST(StudyCliTest, ValidateReadsNcuRawOutputWithProgramLinesBeforeTheHeader) {
   const std::string raw = data_path("ncu/example_stream_ncu_raw.csv");
-  const CliResult r = run_cli("validate --ncu " + raw + " " + kTrace + " --format json");
+  const CliResult r = run_cli("validate --ncu " + raw + " " + kStudyTrace + " --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["layout"], "ncu raw");
@@ -140,22 +140,23 @@ TEST(StudyCliTest, ValidateToleranceSetsTheExitStatus) {
   const std::string raw = data_path("ncu/example_stream_ncu_raw.csv");
   const std::string gt = data_path("ncu/example_stream_groundtruth.csv");
   // kernel 2's sectors are 11.1% off in the raw parser fixture.
-  CliResult r = run_cli("validate --ncu " + raw + " " + kTrace + " --tolerance 5");
+  CliResult r = run_cli("validate --ncu " + raw + " " + kStudyTrace + " --tolerance 5");
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("past the tolerance"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("11.11%!"), std::string::npos) << r.out;
-  r = run_cli("validate --ncu " + raw + " " + kTrace + " --match name --tolerance 12 --format csv");
+  r = run_cli("validate --ncu " + raw + " " + kStudyTrace +
+              " --match name --tolerance 12 --format csv");
   EXPECT_EQ(r.status, 0) << r.err << r.out;
   // The groundtruth layout lists kernel 2 first: by id everything matches exactly, by order not.
-  r = run_cli("validate --ncu " + gt + " " + kTrace + " --match id --tolerance 0");
+  r = run_cli("validate --ncu " + gt + " " + kStudyTrace + " --match id --tolerance 0");
   EXPECT_EQ(r.status, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("groundtruth layout"), std::string::npos);
   EXPECT_NE(r.out.find("40 of 40 comparisons within tolerance"), std::string::npos) << r.out;
-  r = run_cli("validate --ncu " + gt + " " + kTrace + " --match order --tolerance 0");
+  r = run_cli("validate --ncu " + gt + " " + kStudyTrace + " --match order --tolerance 0");
   EXPECT_EQ(r.status, 3);
-  r = run_cli("validate --ncu " + raw + " " + kTrace + " --match id");
+  r = run_cli("validate --ncu " + raw + " " + kStudyTrace + " --match id");
   EXPECT_EQ(r.status, 1) << "ncu's ID is a launch index, not a kernel id";
-  r = run_cli("validate --ncu " + kTrace + " " + kTrace);
+  r = run_cli("validate --ncu " + kStudyTrace + " " + kStudyTrace);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("no CSV header"), std::string::npos) << r.err;
 }
@@ -179,7 +180,7 @@ std::size_t count(const std::string& s, const std::string& needle) {
 }
 
 TEST(StudyCliTest, HtmlReportsAreSelfContainedWithTheExpectedCharts) {
-  CliResult r = run_cli("run " + kTrace + " --mode both --format html");
+  CliResult r = run_cli("run " + kStudyTrace + " --mode both --format html");
   ASSERT_EQ(r.status, 0) << r.err;
   expect_self_contained(r.out, "run");
   EXPECT_NE(r.out.find("sectors per request vs ideal"), std::string::npos);
@@ -188,13 +189,15 @@ TEST(StudyCliTest, HtmlReportsAreSelfContainedWithTheExpectedCharts) {
   EXPECT_NE(r.out.find("data-series=\"ideal\""), std::string::npos);
   EXPECT_GE(count(r.out, "<rect class=\"bar\""), 20u);
 
-  r = run_cli("compare " + kTrace + " --config kepler-k40-ca --config volta-v100 --format html");
+  r = run_cli("compare " + kStudyTrace +
+              " --config kepler-k40-ca --config volta-v100 --format html");
   ASSERT_EQ(r.status, 0) << r.err;
   expect_self_contained(r.out, "compare");
   EXPECT_NE(r.out.find("data-series=\"A: kepler-k40-ca\""), std::string::npos);
   EXPECT_NE(r.out.find("data-series=\"B: volta-v100\""), std::string::npos);
 
-  r = run_cli("sweep --trace " + kTrace + " --vary preset=kepler-k40-ca,volta-v100 --format html");
+  r = run_cli("sweep --trace " + kStudyTrace +
+              " --vary preset=kepler-k40-ca,volta-v100 --format html");
   ASSERT_EQ(r.status, 0) << r.err;
   expect_self_contained(r.out, "sweep");
   EXPECT_NE(r.out.find("transactions vs preset"), std::string::npos);
@@ -202,7 +205,7 @@ TEST(StudyCliTest, HtmlReportsAreSelfContainedWithTheExpectedCharts) {
   EXPECT_GE(count(r.out, "<path class=\"series\""), 5u);
   EXPECT_GE(count(r.out, "<circle class=\"point\""), 10u);
 
-  r = run_cli("validate --ncu " + data_path("ncu/example_stream_ncu_raw.csv") + " " + kTrace +
+  r = run_cli("validate --ncu " + data_path("ncu/example_stream_ncu_raw.csv") + " " + kStudyTrace +
               " --format html --tolerance 5");
   ASSERT_EQ(r.status, 3) << r.err;
   expect_self_contained(r.out, "validate");
@@ -212,11 +215,11 @@ TEST(StudyCliTest, HtmlReportsAreSelfContainedWithTheExpectedCharts) {
 
   TempDir tmp;
   for (int i = 0; i < 2; ++i)
-    ASSERT_EQ(
-        run_cli("sweep --trace " + kTrace + " --vary coalescer.segment_bytes=32,64,128 --shard " +
-                std::to_string(i) + "/2 -o " + tmp.file(std::to_string(i) + ".csv"))
-            .status,
-        0);
+    ASSERT_EQ(run_cli("sweep --trace " + kStudyTrace +
+                      " --vary coalescer.segment_bytes=32,64,128 --shard " + std::to_string(i) +
+                      "/2 -o " + tmp.file(std::to_string(i) + ".csv"))
+                  .status,
+              0);
   r = run_cli("merge " + tmp.file("0.csv") + " " + tmp.file("1.csv") + " --format html");
   ASSERT_EQ(r.status, 0) << r.err;
   expect_self_contained(r.out, "merge");

@@ -38,7 +38,7 @@ constexpr const char* kV6Format =
     "[adrrescompress?] [mem_addresses] immediate1 immediate2 Val|NoVal [dest_val_num] "
     "[dest_val] ... [src_val_num] [src_val1] ... [src_valX]";
 
-struct Read {
+struct ForksRead {
   std::vector<WarpInstr> records;
   ImportCounts counts;
   std::vector<std::string> warnings;
@@ -46,9 +46,9 @@ struct Read {
   std::string layout;
 };
 
-Read read_file(const std::string& path, bool list = false, ImportOptions options = {}) {
+ForksRead read_file(const std::string& path, bool list = false, ImportOptions options = {}) {
   AccelSimReader r(std::make_unique<InputStream>(path), list, options);
-  Read out;
+  ForksRead out;
   KernelInfo k;
   std::vector<WarpInstr> batch(5);
   while (r.next_kernel(k)) {
@@ -62,7 +62,7 @@ Read read_file(const std::string& path, bool list = false, ImportOptions options
   return out;
 }
 
-Read read_text(const std::string& text, ImportOptions options = {}) {
+ForksRead read_text(const std::string& text, ImportOptions options = {}) {
   TempPath p(".traceg");
   write_bytes(p.str(), text);
   return read_file(p.str(), false, options);
@@ -104,7 +104,7 @@ TEST(AccelSimForksTest, TracerSixValueColumnsAreSkippedAsItsFormatLineSays) {
             "0x3f800000 0x40000000 0x1 0x2\n"
             "0030 ffffffff 1 R1 MOV 0 0 0 0 Val 1 0x0\n",
             3);
-  const Read a = read_text(v5), b = read_text(v6);
+  const ForksRead a = read_text(v5), b = read_text(v6);
   ASSERT_EQ(a.records.size(), 2u);
   expect_same_records(a.records, b.records);
   EXPECT_TRUE(b.warnings.empty()) << b.warnings.front();
@@ -119,7 +119,7 @@ TEST(AccelSimForksTest, TracerSixValueColumnsAreSkippedAsItsFormatLineSays) {
   // The format line alone says tracer 6.
   std::string no_version = v6;
   no_version.erase(no_version.find("-accelsim tracer version = 6\n"), 29);
-  const Read c = read_text(no_version);
+  const ForksRead c = read_text(no_version);
   expect_same_records(a.records, c.records);
   GMS_EXPECT_CONTAINS(c.layout, "tracer v6");
 }
@@ -130,7 +130,7 @@ TEST(AccelSimForksTest, ClusterLinesAreSkippedOnceEachAndKeptPerBlock) {
       header(6, kV6Format) +
       block(0, "cluster id = 0,0,0\ncluster cta = 0,0,0\ncluster rank = 0\n", ld, 1) +
       block(1, "cluster id = 0,0,0\ncluster cta = 1,0,0\ncluster rank = 1\n", ld, 1);
-  const Read r = read_text(text);
+  const ForksRead r = read_text(text);
   ASSERT_EQ(r.records.size(), 2u);
   EXPECT_EQ(r.records[1].cta, 1u);
   EXPECT_EQ(r.counts.block_keys, 6u);
@@ -155,8 +155,9 @@ TEST(AccelSimForksTest, ClusterLinesAreSkippedOnceEachAndKeptPerBlock) {
 TEST(AccelSimForksTest, UnknownHeaderKeysAndCommentLinesAreWarnedOnce) {
   std::string h = header(5, kV5Format);
   h.insert(h.find("-enable lineinfo"), "-cluster dim = (2,1,1)\n-cluster dim = (2,1,1)\n");
-  const Read r = read_text(h + "#some newer comment\n" +
-                           block(0, "", "0010 00000001 1 R2 LDG.E 1 R4 4 0 0x7f0010000000 0\n", 1));
+  const ForksRead r =
+      read_text(h + "#some newer comment\n" +
+                block(0, "", "0010 00000001 1 R2 LDG.E 1 R4 4 0 0x7f0010000000 0\n", 1));
   ASSERT_EQ(r.records.size(), 1u);
   ASSERT_EQ(r.warnings.size(), 2u);
   GMS_EXPECT_CONTAINS(r.warnings[0], "unknown header key 'cluster dim'");
@@ -169,7 +170,7 @@ TEST(AccelSimForksTest, FieldsAfterTheAddressesAreCountedWarnedOnceAndRefusedWhe
       "0020 00000003 0 STG.E.64 2 R4 R2 8 0 0x7f0020000000 0x7f0020000008 0 STORE_DATA F64 2 "
       "REG0:T0:0 T1:0\n";
   const std::string text = header(5, kV5Format) + block(0, "", st + st, 2);
-  const Read r = read_text(text);
+  const ForksRead r = read_text(text);
   ASSERT_EQ(r.records.size(), 2u);
   EXPECT_EQ(r.records[0].addr[1], 0x7f0020000008u);
   ASSERT_EQ(r.warnings.size(), 1u);
@@ -193,7 +194,7 @@ TEST(AccelSimForksTest, FieldsAfterTheAddressesAreCountedWarnedOnceAndRefusedWhe
   // When the format line names the suffix, it is read past without a warning.
   std::string named = text;
   named.replace(named.find("immediate\n"), 10, "immediate [STORE_DATA type n values...]\n");
-  const Read q = read_text(named);
+  const ForksRead q = read_text(named);
   EXPECT_EQ(q.records.size(), 2u);
   EXPECT_TRUE(q.warnings.empty());
   // More addresses than active lanes is a malformed list, not a suffix.
@@ -222,7 +223,7 @@ TEST(AccelSimForksTest, AmpereAndHopperOpcodeClasses) {
             "0090 00000001 1 R2 LD.E 1 R4 4 0 0x7f0001000010 0 0 NoVal\n"
             "00a0 00000001 0 ST.E 2 R4 R2 4 0 0x7f0050000000 0 0 NoVal\n",
             10);
-  const Read r = read_text(text);
+  const ForksRead r = read_text(text);
   ASSERT_EQ(r.records.size(), 7u);
   EXPECT_EQ(r.records[0].op, Op::LDG);  // LDGSTS: its global read
   EXPECT_EQ(r.records[0].size, 16);
@@ -333,9 +334,9 @@ TEST(AccelSimForksTest, RawTraceGivesThePostProcessedRecordsInOneOrSeveralPasses
   TempDir dir;
   write_bytes(dir.file("kernel-1.trace"), raw);
   write_bytes(dir.file("kernel-1.traceg"), post_process(raw, kGx, kGy, kWarps));
-  const Read want = read_file(dir.file("kernel-1.traceg"));
+  const ForksRead want = read_file(dir.file("kernel-1.traceg"));
   ASSERT_GT(want.records.size(), 50u);
-  const Read got = read_file(dir.file("kernel-1.trace"));
+  const ForksRead got = read_file(dir.file("kernel-1.trace"));
   expect_same_records(want.records, got.records);
   EXPECT_EQ(got.counts.non_memory, want.counts.non_memory);
   GMS_EXPECT_CONTAINS(got.layout, "regrouped by thread block and warp");
@@ -344,7 +345,7 @@ TEST(AccelSimForksTest, RawTraceGivesThePostProcessedRecordsInOneOrSeveralPasses
     SCOPED_TRACE(words);
     ImportOptions small;
     small.raw_window_words = words;
-    const Read w = read_file(dir.file("kernel-1.trace"), false, small);
+    const ForksRead w = read_file(dir.file("kernel-1.trace"), false, small);
     expect_same_records(want.records, w.records);
     EXPECT_EQ(w.counts.non_memory, want.counts.non_memory);
     EXPECT_EQ(w.counts.records, want.counts.records);
@@ -354,7 +355,7 @@ TEST(AccelSimForksTest, RawTraceGivesThePostProcessedRecordsInOneOrSeveralPasses
   write_bytes(dir.file("kernelslist"),
               "MemcpyHtoD,0x00007f0010000000,4096,memcpy_0_0x00007f0010000000.bin\n"
               "kernel-1.trace.xz\n");
-  const Read l = read_file(dir.file("kernelslist"), true);
+  const ForksRead l = read_file(dir.file("kernelslist"), true);
   expect_same_records(want.records, l.records);
   EXPECT_EQ(l.counts.memcpy_commands, 1u);
   // gpumemsim convert to .gmt, read back: the post-processed file's records.

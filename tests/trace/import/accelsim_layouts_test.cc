@@ -59,7 +59,7 @@ std::string one_block(const std::string& insts, int count) {
                      insts);
 }
 
-struct Read {
+struct LayoutsRead {
   std::vector<KernelInfo> kernels;
   std::vector<WarpInstr> records;
   ImportCounts counts;
@@ -67,9 +67,9 @@ struct Read {
   std::vector<AccelSimLayout> layouts;
 };
 
-Read read_all(const std::string& path, bool list = false) {
+LayoutsRead read_all(const std::string& path, bool list = false) {
   AccelSimReader r(std::make_unique<InputStream>(path), list);
-  Read out;
+  LayoutsRead out;
   KernelInfo k;
   std::vector<WarpInstr> batch(5);
   while (r.next_kernel(k)) {
@@ -101,7 +101,7 @@ TEST(AccelSimLayoutsTest, LegacyLayoutSkipsThePrefixAndNeedsNoInstsLine) {
   const std::string w2 = "insts = 1\n1 0 0 0 0010 00000001 1 R2 LDG.E 1 R4 4 0 0x7f0010000100\n";
   write_bytes(dir.file("kernel-8.traceg"), std::string(kLegacyHeader) + legacy_block(0, w0, w1) +
                                                legacy_block(1, w2, "insts = 0\n"));
-  const Read r = read_all(dir.file("kernel-8.traceg"));
+  const LayoutsRead r = read_all(dir.file("kernel-8.traceg"));
   ASSERT_EQ(r.layouts, (std::vector<AccelSimLayout>{AccelSimLayout::Legacy}));
   ASSERT_EQ(r.records.size(), 4u);
   EXPECT_EQ(r.records[0].op, Op::LDG);
@@ -143,7 +143,7 @@ TEST(AccelSimLayoutsTest, Version3FilesKeepTheOldFormatLineWithoutThePrefix) {
   TempPath p(".traceg");
   write_bytes(p.str(), header(3, false) +
                            one_block("0010 ffffffff 1 R2 LDG.E.64 1 R4 8 1 0x7f0010000000 8\n", 1));
-  const Read r = read_all(p.str());
+  const LayoutsRead r = read_all(p.str());
   ASSERT_EQ(r.layouts, (std::vector<AccelSimLayout>{AccelSimLayout::V3}));
   ASSERT_EQ(r.records.size(), 1u);
   EXPECT_EQ(r.records[0].size, 8);
@@ -164,7 +164,7 @@ TEST(AccelSimLayoutsTest, RawTracerOutputIsRegroupedByBlockAndWarp) {
                   "0 0 0 0 0010 0000ffff 1 R2 LDG.E 1 R4 4 1 0x7f0010000100 4\n"
                   "1 0 0 0 0020 ffffffff 0 STG.E 2 R4 R2 4 1 0x7f0010000200 4\n");
   write_bytes(dir.file("kernelslist"), "MemcpyHtoD,0x00007f0010000000,4096\nkernel-1.trace\n");
-  const Read r = read_all(dir.file("kernelslist"), true);
+  const LayoutsRead r = read_all(dir.file("kernelslist"), true);
   ASSERT_EQ(r.records.size(), 3u);
   EXPECT_EQ(r.records[0].cta, 0u);
   EXPECT_EQ(r.records[0].mask, 0xffffu);
@@ -202,7 +202,7 @@ TEST(AccelSimLayoutsTest, Version4WithAndWithoutLineinfoAndVersion5WithTheImmedi
     SCOPED_TRACE(c.line);
     TempPath p(".traceg");
     write_bytes(p.str(), header(c.version, c.lineinfo) + one_block(c.line, 1));
-    const Read r = read_all(p.str());
+    const LayoutsRead r = read_all(p.str());
     ASSERT_EQ(r.layouts, (std::vector<AccelSimLayout>{c.layout}));
     ASSERT_EQ(r.records.size(), 1u);
     EXPECT_EQ(r.records[0].addr[2], 0x7f0010000008u);
@@ -235,7 +235,7 @@ TEST(AccelSimLayoutsTest, ListsNameKernelsEitherWayAndMixCompressions) {
   write_bytes(dir.file("kernelslist.g"),
               "MemcpyHtoD,0x00007f0010000000,4096\nkernel-1.traceg\nkernel-2.traceg.zst\n"
               "MemcpyHtoD,0x00007f0010001000,128\nkernel-593-ctx_0x55c28dad19e0.traceg.xz\n");
-  const Read r = read_all(dir.file("kernelslist.g"), true);
+  const LayoutsRead r = read_all(dir.file("kernelslist.g"), true);
   ASSERT_EQ(r.kernels.size(), 3u);
   EXPECT_EQ(r.kernels[2].id, 593u);
   EXPECT_EQ(r.records.size(), 3u);
@@ -287,7 +287,7 @@ TEST(AccelSimLayoutsTest, HeaderLiesAreWarnedReplacedRecordedAndReplayed) {
     SCOPED_TRACE(lie.to);
     TempPath p(".traceg");
     write_bytes(p.str(), lying_trace(lie.from, lie.to));
-    const Read r = read_all(p.str());
+    const LayoutsRead r = read_all(p.str());
     ASSERT_EQ(r.kernels.size(), 1u);
     const KernelInfo& k = r.kernels[0];
     EXPECT_EQ(param(k, lie.key), lie.value);

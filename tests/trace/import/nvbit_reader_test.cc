@@ -26,7 +26,7 @@ std::string record(const std::string& cta, int warp, const std::string& op, std:
   return s + "\n";
 }
 
-void expect_error(const std::string& text, int line, const std::string& fragment) {
+void expect_log_error(const std::string& text, int line, const std::string& fragment) {
   TempPath p(".log");
   write_bytes(p.str(), text);
   const std::string msg = error_of([&] { records_of(p.str(), TraceFormat::Nvbit); });
@@ -133,29 +133,32 @@ TEST(NvbitReaderTest, RecordsAreInTheLogOrder) {
 
 TEST(NvbitReaderTest, ErrorsNameFileAndLine) {
   const std::string l = kLaunch;
-  expect_error(l + record("0,0,0", 0, "LDG.E", 0x1000, 4, 0, 4, 31), 2,
-               "record has 31 addresses; mem_trace prints 32");
-  expect_error(record("0,0,0", 0, "LDG.E", 0x1000, 4) + l, 1, "record before any kernel launch");
-  expect_error(l + record("2,0,0", 0, "LDG.E", 0x1000, 4), 2, "CTA 2,0,0 is outside the grid");
-  expect_error(l + record("0,0,0", 64, "LDG.E", 0x1000, 4), 2, "warp 64 is out of range");
-  expect_error(l + record("0,0,0", 0, "LDG.E", 0x1000, 4, 0, 5), 2,
-               "record of grid_launch_id 5 inside launch 4");
+  expect_log_error(l + record("0,0,0", 0, "LDG.E", 0x1000, 4, 0, 4, 31), 2,
+                   "record has 31 addresses; mem_trace prints 32");
+  expect_log_error(record("0,0,0", 0, "LDG.E", 0x1000, 4) + l, 1,
+                   "record before any kernel launch");
+  expect_log_error(l + record("2,0,0", 0, "LDG.E", 0x1000, 4), 2, "CTA 2,0,0 is outside the grid");
+  expect_log_error(l + record("0,0,0", 64, "LDG.E", 0x1000, 4), 2, "warp 64 is out of range");
+  expect_log_error(l + record("0,0,0", 0, "LDG.E", 0x1000, 4, 0, 5), 2,
+                   "record of grid_launch_id 5 inside launch 4");
   // A CTX line that is neither launch nor record (a tool's own output) is skipped, counted.
-  expect_error(l + "MEMTRACE: CTX 0x1 - something else\n" + record("2,0,0", 0, "LDG.E", 0x1000, 4),
-               3, "CTA 2,0,0 is outside the grid");
-  expect_error(l + l, 2, "duplicate kernel launch id 4");
+  expect_log_error(
+      l + "MEMTRACE: CTX 0x1 - something else\n" + record("2,0,0", 0, "LDG.E", 0x1000, 4), 3,
+      "CTA 2,0,0 is outside the grid");
+  expect_log_error(l + l, 2, "duplicate kernel launch id 4");
   std::string bad = record("0,0,0", 0, "LDG.E", 0x1000, 4);
   bad.replace(bad.find("0x0000000000001004"), 18, "0x00000000000010zz");
-  expect_error(l + bad, 2, "bad address '0x00000000000010zz'");
+  expect_log_error(l + bad, 2, "bad address '0x00000000000010zz'");
 }
 
 TEST(NvbitReaderTest, FieldsCutShortAreErrorsNotCrashes) {
   // Fuzz findings: a launch or record whose fields end early threw std::out_of_range.
-  expect_error("MEMTRACE: CTX 0x1 - LAUNCH\n", 1, "launch line lacks");
-  expect_error("MEMTRACE: CTX 0x1 - LAUNCH - Kernel name - grid launch id 1 - grid size 1,1,1\n", 1,
-               "launch line lacks 'Kernel name");
-  expect_error(std::string(kLaunch) + "MEMTRACE: CTX 0x1 - grid_launch_id - CTA 0,0,0\n", 2,
-               "bad 'grid_launch_id' (expected grid_launch_id N)");
+  expect_log_error("MEMTRACE: CTX 0x1 - LAUNCH\n", 1, "launch line lacks");
+  expect_log_error(
+      "MEMTRACE: CTX 0x1 - LAUNCH - Kernel name - grid launch id 1 - grid size 1,1,1\n", 1,
+      "launch line lacks 'Kernel name");
+  expect_log_error(std::string(kLaunch) + "MEMTRACE: CTX 0x1 - grid_launch_id - CTA 0,0,0\n", 2,
+                   "bad 'grid_launch_id' (expected grid_launch_id N)");
 }
 
 }  // namespace

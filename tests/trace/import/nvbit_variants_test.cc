@@ -11,7 +11,7 @@
 namespace gms::trace::test {
 namespace {
 
-constexpr const char* kLaunch =
+constexpr const char* kLaunchId0 =
     "MEMTRACE: CTX 0x00005581c6a4e120 - LAUNCH - Kernel pc 0x00007f3a2c000100 - Kernel name "
     "k(float*) - grid launch id 0 - grid size 2,1,1 - block size 64,1,1 - nregs 16 - shmem 0 - "
     "cuda stream id 0\n";
@@ -22,16 +22,16 @@ std::string lanes(std::uint64_t base, std::uint64_t stride, int n = 32) {
   return s;
 }
 
-struct Read {
+struct LogRead {
   std::vector<WarpInstr> records;
   std::string format;
 };
 
-Read read_log(const std::string& text) {
+LogRead read_log(const std::string& text) {
   TempPath p(".log");
   write_bytes(p.str(), text);
   NvbitReader r(std::make_unique<InputStream>(p.str()));
-  Read out;
+  LogRead out;
   KernelInfo k;
   std::vector<WarpInstr> batch(3);
   while (r.next_kernel(k))
@@ -49,12 +49,12 @@ std::string error_for(const std::string& text) {
 
 TEST(NvbitVariantsTest, ExtraSmPcAndSizeFieldsAreUsed) {
   const std::string text =
-      std::string(kLaunch) +
+      std::string(kLaunchId0) +
       "MEMTRACE: CTX 0x00005581c6a4e120 - grid_launch_id 0 - CTA 1,0,0 - warp 3 - SM_id 17 - "
       "pc 0x1a0 - LDG.E.64 - Size 8 - " +
       lanes(0x7f0000000000, 8) + "\nCTA 0,0,0 - warp 0 - sm 2 - STG.E - pc 0x1c0 - " +
       lanes(0x7f0000100000, 4) + "\n";
-  const Read r = read_log(text);
+  const LogRead r = read_log(text);
   ASSERT_EQ(r.records.size(), 2u);
   EXPECT_EQ(r.records[0].sm, 17u);
   EXPECT_EQ(r.records[0].inst, 0x1a0u);  // the PC beats inference
@@ -68,9 +68,10 @@ TEST(NvbitVariantsTest, ExtraSmPcAndSizeFieldsAreUsed) {
 }
 
 TEST(NvbitVariantsTest, AMaskFieldAllowsOnlyTheActiveLanesAddresses) {
-  const std::string text = std::string(kLaunch) + "CTA 0,0,0 - warp 1 - LDS - mask 0x0000000f - " +
-                           lanes(0x40, 4, 4) + "\n";
-  const Read r = read_log(text);
+  const std::string text = std::string(kLaunchId0) +
+                           "CTA 0,0,0 - warp 1 - LDS - mask 0x0000000f - " + lanes(0x40, 4, 4) +
+                           "\n";
+  const LogRead r = read_log(text);
   ASSERT_EQ(r.records.size(), 1u);
   EXPECT_EQ(r.records[0].mask, 0xfu);
   EXPECT_EQ(r.records[0].op, Op::LDS);
@@ -78,11 +79,11 @@ TEST(NvbitVariantsTest, AMaskFieldAllowsOnlyTheActiveLanesAddresses) {
 }
 
 TEST(NvbitVariantsTest, PerThreadListsFollowTheirRecord) {
-  std::string text = std::string(kLaunch) + "CTA 0,0,0 - warp 0 - LDG.E -\n";
+  std::string text = std::string(kLaunchId0) + "CTA 0,0,0 - warp 0 - LDG.E -\n";
   for (int lane = 0; lane < 32; lane += 2)
     text += fmt::format("Thread{},0x3f800000,0x{:x}\n", lane, 0x7f0000000000 + lane * 4);
   text += "CTA 0,0,0 - warp 0 - STG.E - " + lanes(0x7f0000200000, 4) + "\n";
-  const Read r = read_log(text);
+  const LogRead r = read_log(text);
   ASSERT_EQ(r.records.size(), 2u);
   EXPECT_EQ(r.records[0].mask, 0x55555555u);
   EXPECT_EQ(r.records[0].addr[30], 0x7f0000000000u + 30 * 4);
@@ -92,35 +93,35 @@ TEST(NvbitVariantsTest, PerThreadListsFollowTheirRecord) {
 
 TEST(NvbitVariantsTest, UnknownFieldsAndLonePerThreadLinesAreErrors) {
   GMS_EXPECT_CONTAINS(
-      error_for(std::string(kLaunch) + "CTA 0,0,0 - warp 0 - LDG.E - latency 300 - " +
+      error_for(std::string(kLaunchId0) + "CTA 0,0,0 - warp 0 - LDG.E - latency 300 - " +
                 lanes(0x1000, 4) + "\n"),
       ":2: unknown field 'latency 300' in a mem_trace record (known: SM_id, pc, Size, mask");
-  GMS_EXPECT_CONTAINS(error_for(std::string(kLaunch) + "Thread0,0x1,0x7f0000000000\n"),
+  GMS_EXPECT_CONTAINS(error_for(std::string(kLaunchId0) + "Thread0,0x1,0x7f0000000000\n"),
                       ":2: per-thread 'ThreadN,data,address' line without a record line");
-  GMS_EXPECT_CONTAINS(error_for(std::string(kLaunch) + "CTA 0,0,0 - warp 0 - LDG.E - Size 3 - " +
+  GMS_EXPECT_CONTAINS(error_for(std::string(kLaunchId0) + "CTA 0,0,0 - warp 0 - LDG.E - Size 3 - " +
                                 lanes(0x1000, 4) + "\n"),
                       "Size 3 is not an access size");
   GMS_EXPECT_CONTAINS(
-      error_for(std::string(kLaunch) + "CTA 0,0,0 - warp 0 - LDG.E -\nThread40,0,0x10\n"),
+      error_for(std::string(kLaunchId0) + "CTA 0,0,0 - warp 0 - LDG.E -\nThread40,0,0x10\n"),
       ":3: Thread40 is not a lane of a warp");
   // A later token of an inline triple list that is no triple (a fuzzer's find: it was cut at
   // the length of "Thread" before it was checked).
   GMS_EXPECT_CONTAINS(
-      error_for(std::string(kLaunch) + "CTA 0,0,0 - warp 0 - STG.E - Thread0,0x1,0x10 T\n"),
+      error_for(std::string(kLaunchId0) + "CTA 0,0,0 - warp 0 - STG.E - Thread0,0x1,0x10 T\n"),
       ":2: bad per-thread field 'T'");
 }
 
 TEST(NvbitVariantsTest, FieldsAreFoundByNameInAnyOrder) {
   // The stock order, and a tool that prints SM_id and pc first and moves the launch id last.
-  const std::string stock = std::string(kLaunch) +
+  const std::string stock = std::string(kLaunchId0) +
                             "MEMTRACE: CTX 0x00005581c6a4e120 - grid_launch_id 0 - CTA 1,0,0 - "
                             "warp 3 - LDG.E - " +
                             lanes(0x7f0000001000, 4) + "\n";
-  const std::string moved = std::string(kLaunch) +
+  const std::string moved = std::string(kLaunchId0) +
                             "MEMTRACE: CTX 0x00005581c6a4e120 - SM_id 5 - pc 0x80 - warp 3 - "
                             "CTA 1,0,0 - LDG.E - grid_launch_id 0 - " +
                             lanes(0x7f0000001000, 4) + "\n";
-  const Read a = read_log(stock), b = read_log(moved);
+  const LogRead a = read_log(stock), b = read_log(moved);
   ASSERT_EQ(a.records.size(), 1u);
   ASSERT_EQ(b.records.size(), 1u);
   EXPECT_EQ(b.records[0].cta, 1u);
@@ -132,11 +133,12 @@ TEST(NvbitVariantsTest, FieldsAreFoundByNameInAnyOrder) {
   std::string other = moved;
   other.replace(other.find("grid_launch_id 0 - 0x"), 16, "grid_launch_id 7");
   GMS_EXPECT_CONTAINS(error_for(other), ":2: record of grid_launch_id 7 inside launch 0");
-  GMS_EXPECT_CONTAINS(error_for(std::string(kLaunch) + "SM_id 1 - CTA 0,0,0 - warp 0 - LDG.E\n"),
+  GMS_EXPECT_CONTAINS(error_for(std::string(kLaunchId0) + "SM_id 1 - CTA 0,0,0 - warp 0 - LDG.E\n"),
                       ":2: record without addresses");
-  GMS_EXPECT_CONTAINS(error_for(std::string(kLaunch) + "SM_id 1 - CTA 0,0,0 - warp 0 - LDG.E - " +
-                                lanes(0x1000, 4, 31) + "\n"),
-                      ":2: record has 31 addresses");
+  GMS_EXPECT_CONTAINS(
+      error_for(std::string(kLaunchId0) + "SM_id 1 - CTA 0,0,0 - warp 0 - LDG.E - " +
+                lanes(0x1000, 4, 31) + "\n"),
+      ":2: record has 31 addresses");
 }
 
 TEST(NvbitVariantsTest, TriplesOnTheRecordLineAndOtherLinesCounted) {
@@ -145,7 +147,7 @@ TEST(NvbitVariantsTest, TriplesOnTheRecordLineAndOtherLinesCounted) {
     triples += fmt::format("Thread{},0x3f800000,0x{:x} ", lane, 0x7f0000000000 + lane * 4);
   const std::string text =
       "------------- NVBit (NVidia Binary Instrumentation Tool v1.7) Loaded --------------\n" +
-      std::string(kLaunch) +
+      std::string(kLaunchId0) +
       "MEMTRACE: CTX 0x00005581c6a4e120 - alloc address 0x7f0000000000 - size 4096\n"
       "result = 42\n"
       "CTA 0,0,0 - warp 1 - STG.E - " +

@@ -18,19 +18,19 @@ namespace {
 using test::apply;
 using test::Event;
 using test::group_of;
-using test::Op;
 using test::plain_lru;
 using test::random_ops;
+using test::TagOp;
 using test::Trace;
 using Shape = AllAssocLru::Shape;
 
 /// `every`: note_dirty() after every access, so that every eviction is reported; otherwise after
 /// writes only, so that only dirty ones are (the caller compares those).
-std::vector<Trace> all_assoc(const std::vector<Op>& ops, const std::vector<Shape>& shapes,
+std::vector<Trace> all_assoc(const std::vector<TagOp>& ops, const std::vector<Shape>& shapes,
                              std::uint32_t groups, bool every = true) {
   AllAssocLru a(groups, shapes, 8, false);
   std::vector<Trace> t(shapes.size());
-  for (const Op& op : ops) {
+  for (const TagOp& op : ops) {
     for (Trace& x : t) x.evictions.emplace_back();
     const std::uint32_t slot =
         a.access(group_of(op.key, groups), static_cast<std::uint32_t>(op.key % a.max_sets()),
@@ -60,7 +60,7 @@ std::vector<std::vector<Event>> dirty_only(std::vector<std::vector<Event>> ev) {
   return ev;
 }
 
-void expect_same(const std::vector<Op>& ops, const std::vector<Shape>& shapes,
+void expect_same(const std::vector<TagOp>& ops, const std::vector<Shape>& shapes,
                  std::uint32_t groups) {
   const std::vector<Trace> one_pass = all_assoc(ops, shapes, groups);
   const std::vector<Trace> written = all_assoc(ops, shapes, groups, false);
@@ -112,7 +112,7 @@ TEST(AllAssocLruTest, ManyRandomStreamsAndShapes) {
 TEST(AllAssocLruTest, ALineKeepsItsSectorsOnlyWhereItStayedResident) {
   // Keys 0 and 2 share the set of one set and of two sets; key 1 shares only the one set. At 1
   // set x 2 ways, 0 1 2 evicts 0; at 2 sets x 2 ways 0 stays, so its sector hits on return.
-  const std::vector<Op> ops = {{0, 1, false}, {1, 1, false}, {2, 1, false}, {0, 1, false}};
+  const std::vector<TagOp> ops = {{0, 1, false}, {1, 1, false}, {2, 1, false}, {0, 1, false}};
   const std::vector<Trace> t = all_assoc(ops, {{1, 2}, {2, 2}}, 1);
   EXPECT_EQ(t[0].hits, (std::vector<std::uint8_t>{0, 0, 0, 0}));
   EXPECT_EQ(t[1].hits, (std::vector<std::uint8_t>{0, 0, 0, 1}));

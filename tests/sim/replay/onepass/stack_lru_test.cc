@@ -20,16 +20,16 @@ namespace {
 
 using test::apply;
 using test::Event;
-using test::Op;
 using test::plain_lru;
 using test::random_ops;
+using test::TagOp;
 using test::Trace;
 
-std::vector<Trace> stack_lru(const std::vector<Op>& ops, std::uint32_t sets,
+std::vector<Trace> stack_lru(const std::vector<TagOp>& ops, std::uint32_t sets,
                              const std::vector<std::uint32_t>& ways) {
   StackLru s(sets, ways, 8, false);
   std::vector<Trace> t(ways.size());
-  for (const Op& op : ops) {
+  for (const TagOp& op : ops) {
     for (Trace& x : t) x.evictions.emplace_back();
     const auto set = static_cast<std::uint32_t>(op.key % sets);
     const StackLru::Found f =
@@ -51,7 +51,7 @@ std::vector<Trace> stack_lru(const std::vector<Op>& ops, std::uint32_t sets,
   return t;
 }
 
-void expect_same(const std::vector<Op>& ops, std::uint32_t sets,
+void expect_same(const std::vector<TagOp>& ops, std::uint32_t sets,
                  const std::vector<std::uint32_t>& ways) {
   const std::vector<Trace> one_pass = stack_lru(ops, sets, ways);
   for (std::size_t c = 0; c < ways.size(); ++c) {
@@ -86,7 +86,7 @@ TEST(StackLruTest, ManyRandomStreamsAndShapes) {
 TEST(StackLruTest, ALineThatLeftASmallCacheComesBackWithoutItsSectors) {
   // Two ways and one way, one set: A B A. At 1 way B evicted A, so A's sector misses again; at
   // 2 ways it hits.
-  const std::vector<Op> ops = {{1, 1, false}, {2, 1, false}, {1, 1, false}};
+  const std::vector<TagOp> ops = {{1, 1, false}, {2, 1, false}, {1, 1, false}};
   const std::vector<Trace> t = stack_lru(ops, 1, {1, 2});
   EXPECT_EQ(t[0].hits, (std::vector<std::uint8_t>{0, 0, 0}));
   EXPECT_EQ(t[1].hits, (std::vector<std::uint8_t>{0, 0, 1}));
@@ -95,7 +95,7 @@ TEST(StackLruTest, ALineThatLeftASmallCacheComesBackWithoutItsSectors) {
 
 /// The stream through a PooledLru (set: key mod sets), as plain_lru records it; `max_slot` is
 /// the largest slot used, `sets_used` the sets that held a line.
-Trace pooled(PooledLru& c, const std::vector<Op>& ops, std::uint32_t sets, std::size_t& max_slot,
+Trace pooled(PooledLru& c, const std::vector<TagOp>& ops, std::uint32_t sets, std::size_t& max_slot,
              std::set<std::uint32_t>& sets_used) {
   return test::tag_store_trace(
       c, ops, [&](std::uint64_t key) { return static_cast<std::uint32_t>(key % sets); },
@@ -114,8 +114,8 @@ TEST(PooledLruTest, MatchesTheModelsLruTagStore) {
                      << sets << " sets, " << ways << " ways, " << distinct << " lines a set");
         // Few sets touched of many: a stream over sets [0, sets / 8) only, at times.
         const std::uint32_t spread = distinct == 6 ? std::max(1u, sets / 8) : sets;
-        std::vector<Op> ops = random_ops(rng, 1500, distinct * spread);
-        for (Op& op : ops) op.key = op.key / spread * sets + op.key % spread;
+        std::vector<TagOp> ops = random_ops(rng, 1500, distinct * spread);
+        for (TagOp& op : ops) op.key = op.key / spread * sets + op.key % spread;
         PooledLru c(sets, ways);
         for (int round = 0; round < 2; ++round) {  // the second after a clear()
           std::size_t max_slot = 0;
