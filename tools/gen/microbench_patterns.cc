@@ -90,6 +90,11 @@ void emit_pointer_chase(const GenParams& p, trace::TraceWriter& w) {
   std::iota(next.begin(), next.end(), 0u);
   SplitMix64 rng(p.seed);
   for (std::uint32_t i = elems - 1; i > 0; --i) std::swap(next[i], next[rng.below(i)]);
+  // The lap's elements in chain order, walked once: every lap of both kernels starts at
+  // element 0 and follows the one cycle, and a dependent walk through `next` waits on the host's
+  // memory at each step once the chain outgrows its caches.
+  std::vector<std::uint32_t> order(elems);
+  for (std::uint32_t step = 0, at = 0; step < elems; ++step, at = next[at]) order[step] = at;
 
   const Dim3 grid{1, 1, 1};
   const Dim3 block{static_cast<std::uint32_t>(p.warps) * kWarpSize, 1, 1};
@@ -101,8 +106,8 @@ void emit_pointer_chase(const GenParams& p, trace::TraceWriter& w) {
   for (int k = 0; k < 2; ++k) {
     w.begin_kernel(bench_kernel(p, p.kernel_id + k, names[k], grid, block, serial));
     RecordBatch batch(w);
-    std::uint32_t at = 0;
-    for (std::uint64_t step = 0; step < laps[k]; ++step) {
+    for (std::uint64_t step = 0, i = 0; step < laps[k]; ++step, i = i + 1 == elems ? 0 : i + 1) {
+      const std::uint32_t at = order[i];
       for (std::uint32_t warp = 0; warp < p.warps; ++warp) {
         WarpInstr& r = batch.add();
         r.op = Op::LDG;
@@ -113,7 +118,6 @@ void emit_pointer_chase(const GenParams& p, trace::TraceWriter& w) {
         for (int l = 0; l < kWarpSize; ++l)
           if (p.mask & (1u << l)) r.addr[l] = p.base + Addr{at} * spacing;
       }
-      at = next[at];
     }
     batch.flush();
   }
