@@ -2,9 +2,11 @@
 // reuse-friendly stream and on random lines. Fixed seeds; items per second = line lookups.
 #include <benchmark/benchmark.h>
 
+#include <memory>
 #include <random>
 #include <vector>
 
+#include "sim/host/state_arena.h"
 #include "sim/model/l1_cache.h"
 #include "sim/model/l2_cache.h"
 
@@ -38,7 +40,8 @@ BENCHMARK(BM_L1Lookup)->Arg(0)->Arg(1);
 void BM_L2Read(benchmark::State& state) {
   const bool random = state.range(0) != 0;
   L2Config cfg = default_config().l2;
-  L2Cache<LruPolicy> l2(cfg, std::vector<LruPolicy>(cfg.slices));
+  // In the huge-page arena, as the engines build it.
+  L2Cache<LruPolicy> l2(cfg, std::vector<LruPolicy>(cfg.slices), 0, std::make_unique<StateArena>());
   const auto lines = line_addresses(random, 1 << 16, random ? Addr{1} << 30 : Addr{32} << 20);
   NullSink sink;
   AccessCounters c;

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "sim/config/config.h"
-#include "sim/host/avx512.h"
-#include "sim/host/cpu_features.h"
+#include "sim/lanes/avx512.h"
+#include "sim/lanes/cpu_features.h"
 #include "sim/model/address_map.h"
 
 namespace gms {

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 namespace gms {
 
@@ -14,16 +13,6 @@ namespace {
 
 constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 constexpr std::size_t kAlign = 64;  // a host cache line
-
-thread_local StateArena* current_arena = nullptr;
-
-/// Live arenas, for telling their memory from the heap's when a container frees it (only
-/// at construction and destruction of caches: never on the per-access path).
-std::mutex registry_mutex;
-std::vector<const StateArena*>& registry() {
-  static std::vector<const StateArena*> arenas;
-  return arenas;
-}
 
 }  // namespace
 
@@ -44,17 +33,12 @@ StateArena::StateArena(std::size_t capacity_bytes) {
 #ifdef MADV_HUGEPAGE
   ::madvise(base_, capacity_, MADV_HUGEPAGE);  // a hint: without THP it fails, harmlessly
 #endif
-  const std::lock_guard lock(registry_mutex);
-  registry().push_back(this);
+  register_memory();
 }
 
 StateArena::~StateArena() {
   if (base_ == nullptr) return;
-  {
-    const std::lock_guard lock(registry_mutex);
-    auto& arenas = registry();
-    arenas.erase(std::find(arenas.begin(), arenas.end(), this));
-  }
+  unregister_memory();
   ::munmap(base_, capacity_);
 }
 
@@ -75,34 +59,5 @@ bool StateArena::contains(const void* p) const {
   const char* c = static_cast<const char*>(p);
   return base_ != nullptr && c >= base_ && c < base_ + capacity_;
 }
-
-StateArenaScope::StateArenaScope(StateArena& arena) : previous_(current_arena) {
-  current_arena = &arena;
-}
-
-StateArenaScope::~StateArenaScope() {
-  current_arena = previous_;
-}
-
-namespace detail {
-
-void* state_allocate(std::size_t bytes) {
-  if (current_arena != nullptr)
-    if (void* p = current_arena->take(bytes)) return p;
-  void* p = std::calloc(1, bytes);  // zeros, like the arena's
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-
-void state_deallocate(void* p) {
-  {
-    const std::lock_guard lock(registry_mutex);
-    for (const StateArena* a : registry())
-      if (a->contains(p)) return;  // freed with its arena
-  }
-  std::free(p);
-}
-
-}  // namespace detail
 
 }  // namespace gms

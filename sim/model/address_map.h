@@ -10,7 +10,7 @@
 
 #include "sim/config/config.h"
 #include "sim/core/types.h"
-#include "sim/host/fast_div.h"
+#include "sim/core/fast_div.h"
 
 namespace gms {
 

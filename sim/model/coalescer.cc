@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "sim/core/error.h"
-#include "sim/host/sorting_network.h"
+#include "sim/lanes/sorting_network.h"
 #include "sim/model/l1_pipe.h"
 
 namespace gms {

@@ -5,7 +5,7 @@
 #include <bit>
 #include <limits>
 
-#include "sim/host/quarter_distinct.h"
+#include "sim/lanes/quarter_distinct.h"
 #include "sim/model/smem_arbiter.h"
 
 namespace gms {

@@ -31,10 +31,12 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "sim/config/config.h"
+#include "sim/core/state_vector.h"
 #include "sim/core/stats.h"
 #include "sim/model/address_map.h"
 #include "sim/model/coalescer.h"
@@ -63,8 +65,11 @@ concept DramSink = requires(S s, Addr addr, std::uint32_t bytes, const LineOwner
 template <ReplacementPolicy Policy>
 class L2Cache {
  public:
-  /// `sm_count`: the SMs split among the partitions (needed when cfg.partitions > 1).
-  L2Cache(const L2Config& cfg, const std::vector<Policy>& policies, std::uint32_t sm_count = 0)
+  /// `sm_count`: the SMs split among the partitions (needed when cfg.partitions > 1). `memory`
+  /// holds the cache's state (an engine hands in sim/host's huge-page StateArena); without one,
+  /// the heap does.
+  L2Cache(const L2Config& cfg, const std::vector<Policy>& policies, std::uint32_t sm_count = 0,
+          std::unique_ptr<StateMemory> memory = nullptr)
       : cfg_(cfg),
         slices_map_(l2_slices(cfg)),
         partitions_(cfg.partitions, cfg.slices, cfg.partitions > 1 ? sm_count : 0),
@@ -76,8 +81,9 @@ class L2Cache {
         sets_(static_cast<std::uint32_t>(std::uint64_t{cfg.size_kb} * 1024 /
                                          (std::uint64_t{cfg.slices} * cfg.ways * cfg.line_bytes))),
         slices_div_(cfg.slices),
-        sets_div_(sets_) {
-    const StateArenaScope in_arena(arena_);
+        sets_div_(sets_),
+        memory_(std::move(memory)) {
+    const StateMemoryScope in_memory(memory_.get());
     slices_.reserve(cfg.slices);
     for (std::uint32_t i = 0; i < cfg.slices; ++i)
       slices_.emplace_back(CacheGeometry{sets_, cfg.ways, sectors_per_line_}, policies[i]);
@@ -104,9 +110,9 @@ class L2Cache {
     return sum;
   }
 
-  /// True when all of the cache's state fits its huge-page arena (a test holds every preset to
-  /// it).
-  bool state_in_arena() const { return !arena_.overflowed(); }
+  /// True when all of the cache's state fits the memory it was given (a test holds every
+  /// preset's to the huge-page arena).
+  bool state_in_memory() const { return memory_ != nullptr && !memory_->overflowed(); }
 
   /// The slice of a byte address: consecutive interleave_bytes chunks go round the slices
   /// (linear), or the chunk number is XOR-folded first (hash), spreading strided streams.
@@ -435,7 +441,7 @@ class L2Cache {
   std::uint32_t lines_per_chunk_;  ///< a power of two (interleave and line sizes are)
   std::uint32_t sets_;
   FastDiv32 slices_div_, sets_div_;
-  StateArena arena_;  ///< holds the state below (declared first: it goes last)
+  std::unique_ptr<StateMemory> memory_;  ///< holds the state below (declared first: it goes last)
   StateVector<SectorCache<Policy>> slices_;
   StateVector<std::uint32_t> byte_mask_;  ///< per sector of every line: bytes written (lazy)
   StateVector<LineOwner> owner_;          ///< per line: last writer

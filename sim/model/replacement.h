@@ -12,7 +12,7 @@
 
 #include "sim/config/config.h"  // ReplacementKind
 #include "sim/core/error.h"
-#include "sim/host/state_arena.h"
+#include "sim/core/state_vector.h"
 
 namespace gms {
 

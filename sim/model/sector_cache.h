@@ -19,7 +19,7 @@
 #endif
 
 #include "sim/core/error.h"
-#include "sim/host/state_arena.h"
+#include "sim/core/state_vector.h"
 #include "sim/model/replacement.h"
 
 namespace gms {

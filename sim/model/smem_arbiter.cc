@@ -4,7 +4,7 @@
 #include <bit>
 #include <limits>
 
-#include "sim/host/sorting_network.h"
+#include "sim/lanes/sorting_network.h"
 
 namespace gms {
 

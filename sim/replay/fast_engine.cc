@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "sim/host/state_arena.h"
 #include "sim/host/thread_team.h"
 #include "sim/model/placement.h"
 #include "sim/replay/fast/l1_stage.h"
@@ -133,7 +134,8 @@ class FastReplayer {
       std::vector<L2P> policies;
       for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
         policies.push_back(make_policy<L2P>(cfg.l2.policy, cfg.l2.seed + s));
-      l2_ = std::make_unique<typename Run::L2>(cfg.l2, policies, cfg.gpu.sm_count);
+      l2_ = std::make_unique<typename Run::L2>(cfg.l2, policies, cfg.gpu.sm_count,
+                                               std::make_unique<StateArena>());
       queues_.resize(std::size_t{2} * n * n);
       group_owner_.resize(l2_->batch_groups());
     }

@@ -1,7 +1,7 @@
 #include "trace/native/packed_lanes.h"
 
-#include "sim/host/avx512.h"
-#include "sim/host/cpu_features.h"
+#include "sim/lanes/avx512.h"
+#include "sim/lanes/cpu_features.h"
 #include "trace/native/binary_format.h"
 
 namespace gms::trace::detail {

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <bit>
 
-#include "sim/host/avx512.h"
-#include "sim/host/bitonic_avx512.h"
-#include "sim/host/cpu_features.h"
-#include "sim/host/quarter_distinct.h"
+#include "sim/lanes/avx512.h"
+#include "sim/lanes/bitonic_avx512.h"
+#include "sim/lanes/cpu_features.h"
+#include "sim/lanes/quarter_distinct.h"
 #include "sim/model/l1_pipe.h"
 
 namespace gms {

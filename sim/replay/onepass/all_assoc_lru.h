@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "sim/core/error.h"
-#include "sim/host/fast_div.h"
+#include "sim/core/fast_div.h"
 #include "sim/replay/onepass/stack_lru.h"
 
 namespace gms {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/core/error.h"
+#include "sim/host/state_arena.h"
 #include "sim/model/address_map.h"
 #include "sim/model/charging.h"
 #include "sim/model/coalescer.h"
@@ -90,7 +91,8 @@ class OnePassEngine {
       // The policies and SM split of a separate run (the fast engine), per configuration.
       std::vector<LruPolicy> policies(cfg_.l2.slices);
       for (const SimConfig& c : cfgs)
-        own_l2_.push_back(std::make_unique<L2Cache<LruPolicy>>(c.l2, policies, c.gpu.sm_count));
+        own_l2_.push_back(std::make_unique<L2Cache<LruPolicy>>(c.l2, policies, c.gpu.sm_count,
+                                                               std::make_unique<StateArena>()));
       batch_groups_ = own_l2_[0]->batch_groups();
     } else {
       for (const std::vector<std::size_t>& m : members_) {

@@ -89,7 +89,13 @@ bool l1_state_fits(const L1Config& cfg, std::uint32_t sms) {
 
 template <class Policy>
 bool l2_state_fits(const L2Config& cfg, std::uint32_t sms) {
-  return L2Cache<Policy>(cfg, std::vector<Policy>(cfg.slices), sms).state_in_arena();
+  return L2Cache<Policy>(cfg, std::vector<Policy>(cfg.slices), sms, std::make_unique<StateArena>())
+      .state_in_memory();
+}
+
+TEST(StateArenaTest, AnL2BuiltWithoutMemoryKeepsItsStateOnTheHeap) {
+  const L2Config cfg = load_config({{}, {}}).l2;
+  EXPECT_FALSE(L2Cache<LruPolicy>(cfg, std::vector<LruPolicy>(cfg.slices), 2).state_in_memory());
 }
 
 TEST(StateArenaTest, EveryPresetsL1AndL2FitTheirArenasWithEveryPolicy) {

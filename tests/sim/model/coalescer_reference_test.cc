@@ -10,7 +10,7 @@
 #include <set>
 
 #include "sim/config/config.h"
-#include "sim/host/sorting_network.h"
+#include "sim/lanes/sorting_network.h"
 #include "sim/model/coalescer.h"
 
 namespace gms {

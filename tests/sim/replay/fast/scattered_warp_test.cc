@@ -9,7 +9,7 @@
 #include <random>
 
 #include "sim/config/config.h"
-#include "sim/host/cpu_features.h"
+#include "sim/lanes/cpu_features.h"
 #include "sim/model/coalescer.h"
 #include "tests/sim/same_counts.h"
 #include "tests/sim/warp_builder.h"

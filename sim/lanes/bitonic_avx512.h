@@ -3,13 +3,13 @@
 /// analysis (scattered_warp.cc): bitonic networks over 32 keys, of 64 bits in four registers or
 /// of 32 bits in two, and the narrowing of a warp's addresses to sorted 32-bit offsets from the
 /// smallest. Defined where
-/// GMS_HAVE_AVX512 is (sim/host/avx512.h); call them from target("avx512f") code only.
+/// GMS_HAVE_AVX512 is (sim/lanes/avx512.h); call them from target("avx512f") code only.
 
 #include <bit>
 #include <cstdint>
 
 #include "sim/core/types.h"
-#include "sim/host/avx512.h"
+#include "sim/lanes/avx512.h"
 
 #ifdef GMS_HAVE_AVX512
 

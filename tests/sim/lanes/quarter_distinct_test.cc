@@ -1,6 +1,6 @@
-// The distinct keys a quarter-warp holds (sim/host/quarter_distinct.h): both implementations
+// The distinct keys a quarter-warp holds (sim/lanes/quarter_distinct.h): both implementations
 // against a count with std::set, on keys with many repeats, partial masks and shifts.
-#include "sim/host/quarter_distinct.h"
+#include "sim/lanes/quarter_distinct.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <random>
 #include <set>
 
-#include "sim/host/cpu_features.h"
+#include "sim/lanes/cpu_features.h"
 
 namespace gms {
 namespace {

@@ -1,5 +1,6 @@
 #pragma once
-/// Host-speed integer helpers: a division by a run-time constant without a divide instruction.
+/// Exact integer arithmetic: division and modulo by a run-time constant without a divide
+/// instruction (the address maps' slice and set numbers).
 
 #include <cstdint>
 

@@ -1,9 +1,9 @@
-#include "sim/host/quarter_distinct.h"
+#include "sim/lanes/quarter_distinct.h"
 
 #include <bit>
 
-#include "sim/host/avx512.h"
-#include "sim/host/cpu_features.h"
+#include "sim/lanes/avx512.h"
+#include "sim/lanes/cpu_features.h"
 
 namespace gms {
 

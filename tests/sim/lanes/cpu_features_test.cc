@@ -1,7 +1,7 @@
 // The run-time choice of the AVX-512 paths and the GMS_PORTABLE switch that turns them off
-// (sim/host/cpu_features.h). The query is cached in a static at its first call, so the switch
+// (sim/lanes/cpu_features.h). The query is cached in a static at its first call, so the switch
 // itself is checked in a fresh process: this test binary run again with GMS_PORTABLE=1.
-#include "sim/host/cpu_features.h"
+#include "sim/lanes/cpu_features.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/host/sorting_network.h"
+#include "sim/lanes/sorting_network.h"
 #include "tests/tools/cli/cli_runner.h"
 #include "trace/native/packed_lanes.h"
 

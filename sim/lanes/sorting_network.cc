@@ -1,11 +1,11 @@
-#include "sim/host/sorting_network.h"
+#include "sim/lanes/sorting_network.h"
 
 #include <bit>
 #include <limits>
 
-#include "sim/host/avx512.h"
-#include "sim/host/bitonic_avx512.h"
-#include "sim/host/cpu_features.h"
+#include "sim/lanes/avx512.h"
+#include "sim/lanes/bitonic_avx512.h"
+#include "sim/lanes/cpu_features.h"
 
 namespace gms {
 
