@@ -3,6 +3,8 @@
 # reading against xz (issue 32, speed)"). DIR holds kernel-1.traceg.xz and kernel-1.trace.xz
 # (python3 bench/gen_raw_accelsim.py DIR, then xz -3 -T2 -k on both files).
 # Usage: bench/accelsim_xz_speed.sh DIR RUNS GPUMEMSIM...
+# FILES="a b" reads those files of DIR instead (any trace the program reads, e.g. an NVBit log
+# made by bench/gen_nvbit_log.py, or a .wtrace.zst); a .zst file's baseline is zstd -dc.
 # Several binaries (e.g. a base build and a new one) are run alternately, command by command, so
 # that a shared machine's load falls on all of them alike. Prints one line per command and run:
 # binary (its position in the list), command, file, CPU s (user+sys), wall s, peak RSS KiB.
@@ -18,12 +20,15 @@ measure() {  # label file command...
   shift 2
   /usr/bin/time -o "$t" -f "%U %S %e %M" "$@" >/dev/null 2>&1
   read -r u s e m <"$t"
-  printf '%-7s %-20s cpu %5.2f wall %5.2f rss %7d\n' "$label" "$file" \
+  printf '%-7s %-22s cpu %5.2f wall %5.2f rss %7d\n' "$label" "$file" \
     "$(echo "$u + $s" | bc)" "$e" "$m"
 }
-for f in kernel-1.traceg.xz kernel-1.trace.xz; do
+read -r -a files <<<"${FILES:-kernel-1.traceg.xz kernel-1.trace.xz}"
+for f in "${files[@]}"; do
+  decompress=xz
+  [[ $f == *.zst ]] && decompress=zstd
   for _ in $(seq "$runs"); do
-    measure xz "$f" sh -c "xz -dc '$dir/$f' | wc -l"
+    measure "$decompress" "$f" sh -c "$decompress -dc '$dir/$f' | wc -l"
     for i in "${!bins[@]}"; do measure "$i:info" "$f" "${bins[$i]}" info --no-progress "$dir/$f"; done
     for i in "${!bins[@]}"; do
       measure "$i:run" "$f" "${bins[$i]}" run "$dir/$f" --mode cold --format csv -o /dev/null

@@ -74,7 +74,9 @@ std::string_view strip_prefixes(std::string_view line, bool& prefixed, bool& has
 }  // namespace
 
 NvbitReader::NvbitReader(std::unique_ptr<InputStream> in, bool quiet)
-    : in_(std::move(in)), lines_(*in_), quiet_(quiet) {}
+    : in_(std::move(in)), lines_(*in_), quiet_(quiet) {
+  in_->decode_ahead();  // parsing overlaps the xz or zstd decoding (nothing is read yet)
+}
 
 NvbitReader::~NvbitReader() = default;
 

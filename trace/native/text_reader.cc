@@ -11,6 +11,7 @@ constexpr std::size_t kMaxLineBytes = 64u << 20;  // a longer line is an error, 
 
 TextReader::TextReader(std::unique_ptr<InputStream> in)
     : in_(std::move(in)), lines_(*in_, kMaxLineBytes) {
+  in_->decode_ahead();  // parsing overlaps the xz or zstd decoding (nothing is read yet)
   std::string_view line;
   if (!lines_.next(line)) line = {};
   detail::check_magic_line(line, {in_->name(), 1});
