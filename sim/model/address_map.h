@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "sim/config/config.h"
-#include "sim/core/types.h"
 #include "sim/core/fast_div.h"
+#include "sim/core/types.h"
 
 namespace gms {
 

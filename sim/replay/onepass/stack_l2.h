@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "sim/config/config.h"
-#include "sim/core/stats.h"
 #include "sim/core/fast_div.h"
+#include "sim/core/stats.h"
 #include "sim/model/address_map.h"
 #include "sim/model/coalescer.h"
 #include "sim/model/l2_cache.h"
