@@ -3,6 +3,7 @@
 # reading against xz (issue 32, speed)"). DIR holds kernel-1.traceg.xz and kernel-1.trace.xz
 # (python3 bench/gen_raw_accelsim.py DIR, then xz -3 -T2 -k on both files).
 # Usage: bench/accelsim_xz_speed.sh DIR RUNS GPUMEMSIM...
+# MODE=cached replays in cached mode instead of cold (run's default threads either way).
 # FILES="a b" reads those files of DIR instead (any trace the program reads, e.g. an NVBit log
 # made by bench/gen_nvbit_log.py, or a .wtrace.zst); a .zst file's baseline is zstd -dc.
 # Several binaries (e.g. a base build and a new one) are run alternately, command by command, so
@@ -31,7 +32,7 @@ for f in "${files[@]}"; do
     measure "$decompress" "$f" sh -c "$decompress -dc '$dir/$f' | wc -l"
     for i in "${!bins[@]}"; do measure "$i:info" "$f" "${bins[$i]}" info --no-progress "$dir/$f"; done
     for i in "${!bins[@]}"; do
-      measure "$i:run" "$f" "${bins[$i]}" run "$dir/$f" --mode cold --format csv -o /dev/null
+      measure "$i:run" "$f" "${bins[$i]}" run "$dir/$f" --mode "${MODE:-cold}" --format csv -o /dev/null
     done
   done
 done

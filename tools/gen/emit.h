@@ -17,7 +17,7 @@ namespace gms::gen::detail {
 /// allocate per record. Call flush() after the kernel's last record (no flush in the destructor:
 /// a writer may throw). 256 records (76 KB) by default: the writer encodes them while they are
 /// still in the core's L2 cache (4,096, 1.2 MB, went out to the L3 and back: `bench/gen_speed.sh`
-/// timed the pointer chase and the random pattern 12-15% faster with 256).
+/// timed the pointer chase and the random pattern 11-14% faster with 256).
 class RecordBatch {
  public:
   explicit RecordBatch(trace::TraceWriter& writer, std::size_t capacity = 256);
