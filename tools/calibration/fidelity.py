@@ -19,6 +19,17 @@ rebuilt with `gpumemsim gen` and replayed with `gpumemsim run --mode cached --fo
   sets) rereads them, the L2 kept across the two (the benchmark's 200,000 CTAs follow earlier
   launches). Simulated GB/s = CTAs x 512 KiB / (estimate_ns - launch overhead). Data sets up to
   4x the preset's L2 (past it every point is the DRAM plateau); --quick: every third.
+- l1bw_*: `gen cta_reuse` with one data set (R = 1) is gpu-cache's sumKernel: 256-thread CTAs,
+  thread t of every CTA reading B[t + 256 i] over the whole set, one CTA per SM (as the
+  benchmark launches, blockCount = SM count) each rereading the set (written as that many CTAs
+  per SM, the model placing CTA b on SM b mod SMs: at least 4 rereads and L1BW_BYTES_PER_SM
+  bytes, so that the first, cold one and the launch weigh little, as in the benchmark's 1e8 / N
+  rereads); a warm-up kernel puts the set in the L2 first; the kernel line says the benchmark's
+  loads in flight per warp (l1bw_loads_in_flight). Simulated GB/s = set bytes x CTAs /
+  (estimate_ns - launch overhead). Data
+  sets up to L1BW_MAX_KB (every L2 here holds them: the benchmark's larger sets, read by every SM
+  at once, hit the L2 in an order a trace written CTA by CTA does not keep), whose sweep is an
+  even number of loads per thread (cta_reuse's loop takes two a trip); --quick: every third.
 - stream_*: `gen stream_occupancy` per block size and kernel with gpu-stream's launch: 6 KB of
   shared memory per CTA and the smallest carve-out holding two CTAs (the loop of gpu-stream).
   The arrays are 128 MiB, not gpu-stream's 1 GiB: both far exceed every L2 here, so the
@@ -95,6 +106,9 @@ STREAM_SHMEM = 6 * 1024
 STREAM_FOOTPRINT = 128 << 20
 L2BW_BLOCK = 1024  # gpu-l2-cache's blockSize (threads per CTA)
 L2BW_LOADS = 64    # its N: doubles per thread, one data set = 1024 x 64 x 8 B = 512 KiB
+L1BW_BLOCK = 256     # gpu-cache's blockSize
+L1BW_BYTES_PER_SM = 512 << 10  # bytes each SM rereads at least (and at least 4 rereads)
+L1BW_MAX_KB = 1024   # data sets replayed: up to 1 MiB, 4x the largest L1 here
 
 
 def fail(msg):
@@ -265,7 +279,7 @@ def group_maes(curves, roles):
 
 
 def target_of(curve, metric):
-    if curve.startswith(("stream_", "strides_", "l2bw_")):
+    if curve.startswith(("stream_", "strides_", "l2bw_", "l1bw_")):
         return TARGET_BANDWIDTH_MAE
     return TARGET_EDGE if metric.endswith("_edge") else TARGET_LATENCY_MAE
 
@@ -429,6 +443,38 @@ def l2bw_curve(sim, name, preset, sets, head, rows, quick):
     return out
 
 
+def l1bw_loads_in_flight(n):
+    """Independent loads a warp of gpu-cache's sumKernel has in flight, n loads per sweep: as of
+    a7dc559 (the result files' commit) its sweep is `#pragma unroll N/BLOCKSIZE >= 64 ? 32 :
+    N/BLOCKSIZE`, the outer loop not unrolled; the loads of one unrolled body do not depend on
+    each other (only the sum does), so a warp issues them all before its first add waits."""
+    return n if n < 64 else 32
+
+
+def l1bw_curve(sim, name, preset, sets, head, rows, quick):
+    """gpu-cache per data set (rows: KiB, ms, spread %, published GB/s, counters)."""
+    gbps = head["columns"].split().index("gbps")
+    pts = [(int(r[0]), r[gbps]) for r in rows
+           if r[0] <= L1BW_MAX_KB and int(r[0]) * 1024 % (2 * L1BW_BLOCK * 8) == 0]
+    if quick:
+        pts = pts[::3]
+    sms = int(board_value(preset, sets, "gpu", "sm_count"))
+    sets = ["l2.persist_across_kernels=true", *sets]
+    out = []
+    for kb, published in pts:
+        ctas = sms * max(4, -(-L1BW_BYTES_PER_SM // (kb * 1024)))
+        n = kb * 1024 // (L1BW_BLOCK * 8)
+        trace = sim.gen("cta_reuse", ["--block", str(L1BW_BLOCK), "--n", str(n), "--elem", "8",
+                                      "--footprint", str(kb * 1024), "--ctas", str(ctas),
+                                      "--loads-in-flight", str(l1bw_loads_in_flight(n))])
+        rep = sim.run(trace, preset, sets)
+        os.unlink(trace)
+        launch = float(rep["config"]["gpu"]["launch_overhead_ns"])
+        ns = rep["kernels"][-1]["totals"]["time"]["estimate_ns"] - launch
+        out.append((kb, published, ctas * kb * 1024 / ns))
+    return out
+
+
 def strides_curve(sim, name, preset, sets, head, rows):
     """gpu-strides' strideKernel per stride and element size: one CTA of 1024 threads; thread t
     loads A[(t % 64) x stride + 4k], k = 0..7, every trip (written as wtrace records: warp w's
@@ -519,8 +565,9 @@ def main():
                     else:
                         res[edge] = 100.0  # an edge one curve has and the other lacks
                 curves[f.stem] = (preset, "cycles/load", pts, (e_pub, e_sim))
-            elif f.stem.startswith("l2bw_"):
-                pts = l2bw_curve(sim, f.stem, preset, sets, head, rows, args.quick)
+            elif f.stem.startswith(("l2bw_", "l1bw_")):
+                curve = l2bw_curve if f.stem.startswith("l2bw_") else l1bw_curve
+                pts = curve(sim, f.stem, preset, sets, head, rows, args.quick)
                 res = {"mae": mae([(p, s) for _, p, s in pts])}
                 curves[f.stem] = (preset, "GB/s", pts, None)
             elif f.stem.startswith("strides_"):
@@ -776,12 +823,12 @@ def write_points_csv(path, curves, about, results, bounds, bounds_file, args, ro
         head, sets = about[name]
         common = [name, preset, " ".join(sets), head.get("board", ""), head.get("source", "")]
         latency = name.startswith("latency_")
-        l2bw = name.startswith("l2bw_")
+        l2bw = name.startswith(("l2bw_", "l1bw_"))
         x_label = ("footprint (KiB)" if latency else "data set (KiB)" if l2bw else
                    "stride (elements)" if name.startswith("strides_") else "block size (threads)")
         for x, p, s in pts:
             role = role_of(roles[name][0], x)
-            series, x = (("latency", x) if latency else ("l2bw", x) if l2bw else
+            series, x = (("latency", x) if latency else (name[:4], x) if l2bw else
                          (x.split("/")[1], int(x.split("/")[0])))
             rows.append(["point", *common, x_label, unit, series, label(x), num(p), num(s),
                          num(100 * (s - p) / p), "", "", "", "", "", role])

@@ -148,6 +148,35 @@ def l2_cache(git_dir, head, board, out):
                 ], rows)
 
 
+L1_CACHE_BOARDS = {
+    "v100": BOARDS["v100"],
+    "a100_80": BOARDS["a100_80"],
+    "h100_pcie": BOARDS["h100_pcie"],
+}
+
+
+def gpu_cache(git_dir, head, board, out):
+    """gpu-cache's rows ('   148 kB   6ms   5.0%   10158.2 GB/s   0 GB/s   0 GB/s   795 GB/s ...')."""
+    path = f"gpu-cache/{board}.txt"
+    rows = []
+    for line in show(git_dir, head, path).splitlines():
+        f = line.split()
+        if len(f) == 14 and f[1] == "kB" and f[2].endswith("ms") and f[5] == "GB/s":
+            rows.append([f[0], f[2][:-2], f[3].rstrip("%"), f[4], f[6], f[8], f[10], f[12]])
+    name, preset = L1_CACHE_BOARDS[board]
+    write_table(out, f"l1bw_{board}.txt", path, head, git_dir,
+                f"{name}; clock: not printed by the file", preset, [
+                    "# benchmark: gpu-cache/main.cu sumKernel as of a7dc559 (the files' commit): one CTA of 256",
+                    "#   threads per SM (blockCount = SM count), all reading the same data set of N doubles",
+                    "#   (dtype = double then; float since 71a3611): thread t adds B[t + 256 i], i = 0..N/256 - 1,",
+                    "#   the whole set reread 1e8 / N + 2 times by every CTA; GB/s = N x 8 B x CTAs x rereads /",
+                    "#   the minimum of 15 launches (GB = 1e9 B). The four counter columns (DRAM and L2 read and",
+                    "#   write GB/s) print what the file prints (0 where the counters were off).",
+                    "# columns: dataset_kb ms spread_pct gbps dram_read_gbps dram_write_gbps l2_read_gbps "
+                    "l2_write_gbps",
+                ], rows)
+
+
 def main():
     git_dir, out = sys.argv[1], Path(sys.argv[2])
     head = subprocess.run(["git", "--git-dir", git_dir, "rev-parse", "HEAD"], check=True,
@@ -161,6 +190,8 @@ def main():
         strides(git_dir, head, b, out)
     for b in L2_CACHE_BOARDS:
         l2_cache(git_dir, head, b, out)
+    for b in L1_CACHE_BOARDS:
+        gpu_cache(git_dir, head, b, out)
 
 
 if __name__ == "__main__":

@@ -35,12 +35,14 @@ std::uint32_t stream_occ_block(const GenParams& p) {
   return p.block != 0 ? p.block : kStreamOccBlock;
 }
 
-/// The `#kernel` line of a microbenchmark: make_kernel's keys, then `carveout_kb` when the
-/// generator was given one, then `extra` (key, value) pairs.
+/// The `#kernel` line of a microbenchmark: make_kernel's keys, then `carveout_kb` and
+/// `loads_in_flight` when the generator was given them, then `extra` (key, value) pairs.
 KernelInfo bench_kernel(const GenParams& p, std::uint32_t id, std::string_view name, Dim3 grid,
                         Dim3 block, std::vector<std::pair<std::string, std::string>> extra = {}) {
   KernelInfo k = make_kernel(id, name, grid, block, p.shmem, 0);
   if (p.carveout_kb) k.params.emplace_back("carveout_kb", std::to_string(*p.carveout_kb));
+  if (p.loads_in_flight != 0)
+    k.params.emplace_back("loads_in_flight", std::to_string(p.loads_in_flight));
   for (auto& kv : extra) k.params.push_back(std::move(kv));
   return k;
 }

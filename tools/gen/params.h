@@ -35,6 +35,7 @@ enum Param : std::uint32_t {
   kParamShmem = 1u << 18,
   kParamCarveout = 1u << 19,
   kParamCtas = 1u << 20,
+  kParamLoadsInFlight = 1u << 21,
 };
 
 /// The kernels of `stream_occupancy` (gpu-stream's init, read, scale and triad).
@@ -64,6 +65,9 @@ struct GenParams {
   std::uint64_t shmem = 0;             ///< shared memory per CTA on the `#kernel` line
   std::optional<std::uint32_t> carveout_kb;  ///< `carveout_kb` of the `#kernel` line; unset: none
   std::uint64_t ctas = 0;  ///< CTAs of cta_reuse's measured kernel; 0 = twice its data sets
+  /// `loads_in_flight` of the `#kernel` line (a kernel's own memory-level parallelism, e.g. the
+  /// independent loads of an unrolled loop); 0: none, the replay uses the preset's.
+  std::uint32_t loads_in_flight = 0;
 };
 
 /// Describes one parameter for the command line: `--option VALUE`.

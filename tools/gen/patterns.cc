@@ -69,12 +69,12 @@ constexpr std::array kPatterns{
             "gpu-stream: one element per thread of --kind read/write/copy/triad, --block threads, "
             "--shmem and --carveout set CTAs per SM",
             kParamKernelId | kParamBlock | kParamBase | kParamElem | kParamFootprint | kParamKind |
-                kParamShmem | kParamCarveout),
+                kParamShmem | kParamCarveout | kParamLoadsInFlight),
     GMS_ROW(cta_reuse,
             "gpu-l2-cache: CTA b reads data set b mod R (--n loads per thread), R = --footprint "
             "/ (--block x --n x --elem); a warm-up kernel reads each set once, then --ctas CTAs",
             kParamKernelId | kParamBlock | kParamBase | kParamElem | kParamN | kParamFootprint |
-                kParamCtas),
+                kParamCtas | kParamLoadsInFlight),
 };
 
 #undef GMS_ROW

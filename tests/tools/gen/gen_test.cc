@@ -482,6 +482,14 @@ TEST(GenTest, CtaReuseRereadsItsDataSetsAfterAWarmUp) {
   EXPECT_EQ(at(1, 3, 3, 1).addr[31], p.base + 511 * 8);  // + 31 lanes
   EXPECT_EQ(at(0, 2, 2, 0).addr[0], p.base + 640 * 8);   // 128 x (3 + 2)
   EXPECT_EQ(at(1, 3, 3, 1).addr[0], at(0, 0, 3, 1).addr[0]);  // CTA 3 rereads CTA 0's set
+  // No loads_in_flight unless asked (the replay then uses the preset's); asked, on both kernels.
+  EXPECT_EQ(param(w.kernels[1], "loads_in_flight"), "");
+  p.loads_in_flight = 32;
+  const CollectingWriter unrolled = run("cta_reuse", p);
+  EXPECT_EQ(param(unrolled.kernels[0], "loads_in_flight"), "32");
+  EXPECT_EQ(param(unrolled.kernels[1], "loads_in_flight"), "32");
+  EXPECT_EQ(unrolled.records, w.records);
+  p.loads_in_flight = 0;
   p.footprint = 1000;
   EXPECT_NE(test::error_of("cta_reuse", p).find("whole number of data sets"), std::string::npos);
   p.footprint = 0;
