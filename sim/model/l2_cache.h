@@ -164,18 +164,6 @@ class L2Cache {
     return partitions_.count() > 1 ? partitions_.near_of(sm) : 0;
   }
 
-  /// Requests the home slice's state for the 128-byte line `line_addr` (a hint: it changes no
-  /// state and no result). A caller that holds a queue of accesses requests a few ahead, so
-  /// that their host memory misses overlap instead of each waiting in turn.
-  void prefetch(Addr line_addr) const {
-    const std::uint64_t key = line_addr >> line_shift_;
-    const std::uint32_t s = slice_of(line_addr);
-    const std::uint32_t set = set_of(line_addr, key);
-    slices_[s].prefetch(set);
-    if (dirty_victims_.load(std::memory_order_relaxed) > 0)
-      __builtin_prefetch(owner_.data() + (std::size_t{s} * sets_ + set) * cfg_.ways);
-  }
-
   /// The batch group of byte address `addr` (line_batch.h): the index of its slice inside its
   /// partition (without partitions, its slice). Every slice an access touches, its home slice and
   /// that slice's mirrors, is in its group, so accesses grouped by it, in trace order within

@@ -43,8 +43,6 @@ struct LruPolicy {
   void on_hit(std::uint32_t set, std::uint32_t way) { move_to_front(set, way); }
   void on_fill(std::uint32_t set, std::uint32_t way) { move_to_front(set, way); }
   std::uint32_t victim(std::uint32_t set) const { return order_[set * stride_ + ways_ - 1]; }
-  /// Requests `set`'s order (a hint, no state changes).
-  void prefetch(std::uint32_t set) const { __builtin_prefetch(order_.data() + set * stride_); }
 
  private:
   static constexpr std::uint16_t kPad = 0xffff;  ///< fills a set's order up to the stride

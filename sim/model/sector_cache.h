@@ -101,16 +101,6 @@ class SectorCache {
     __builtin_prefetch(masks_.data() + base);
   }
 
-  /// Requests everything a lookup in `set` reads (a hint: it changes no state), so that a
-  /// caller that knows its next accesses can overlap their host memory misses.
-  void prefetch(std::uint32_t set) const {
-    const std::size_t base = std::size_t{set} * g_.ways;
-    __builtin_prefetch(filled_.data() + set);
-    __builtin_prefetch(key_.data() + base);
-    __builtin_prefetch(masks_.data() + base);
-    if constexpr (requires { policy_.prefetch(set); }) policy_.prefetch(set);
-  }
-
   /// Marks a hit on (set, way) for the replacement policy.
   void touch(std::uint32_t set, std::uint32_t way) { policy_.on_hit(set, way); }
 

@@ -164,8 +164,6 @@ class SliceGroups {
   void replay(L2& l2, std::vector<InstrStats>& rows, std::uint32_t kernel_seq, Sink& sink) {
     LineAccess la;
     for (std::size_t k = 0; k < placed_; ++k) {
-      if (k + kPrefetchAhead < placed_)
-        l2.prefetch(by_slice_[k + kPrefetchAhead].line_addr & ~Addr{kLineBytes - 1});
       const QueuedAccess& q = by_slice_[k];
       la.line_addr = q.line_addr & ~Addr{kLineBytes - 1};
       la.sector_mask = q.want;
@@ -176,9 +174,6 @@ class SliceGroups {
   }
 
  private:
-  /// How many accesses ahead replay() requests the L2 state of.
-  static constexpr std::size_t kPrefetchAhead = 8;
-
   std::uint32_t first_slice_ = 0;
   std::size_t placed_ = 0;
   StableGroups groups_;
