@@ -120,61 +120,55 @@ def strides(git_dir, head, board, out):
                 ], rows)
 
 
-L2_CACHE_BOARDS = {
-    "a100_80": BOARDS["a100_80"],
-    "h100_pcie": BOARDS["h100_pcie"],
-    "h200": BOARDS["h200"],
-}
+def bandwidth_table(git_dir, head, board, out, bench, prefix, row, about):
+    """One table of a bandwidth-against-data-set benchmark: `row(fields)` is the row of a result
+    line split on white space, or None for a line that is not a result."""
+    path = f"{bench}/{board}.txt"
+    rows = [r for r in (row(line.split()) for line in show(git_dir, head, path).splitlines()) if r]
+    name, preset = BOARDS[board]
+    write_table(out, f"{prefix}_{board}.txt", path, head, git_dir,
+                f"{name}; clock: not printed by the file", preset, about, rows)
+
+
+L2_CACHE_BOARDS = ("a100_80", "h100_pcie", "h200")
 
 
 def l2_cache(git_dir, head, board, out):
     """gpu-l2-cache's rows ('512 kB   1536 kB   4ms   1.0%   13526.6 GB/s   0 GB/s ...')."""
-    path = f"gpu-l2-cache/{board}.txt"
-    rows = []
-    for line in show(git_dir, head, path).splitlines():
-        f = line.split()
+    def row(f):
         if len(f) == 16 and f[1] == "kB" and f[3] == "kB" and f[4].endswith("ms"):
-            rows.append([f[0], f[2], f[4][:-2], f[5].rstrip("%"), f[6], f[8], f[10], f[12], f[14]])
-    name, preset = L2_CACHE_BOARDS[board]
-    write_table(out, f"l2bw_{board}.txt", path, head, git_dir,
-                f"{name}; clock: not printed by the file", preset, [
-                    "# benchmark: gpu-l2-cache/main.cu sumKernel: CTAs of 1024 threads, each reading one data set of",
-                    "#   512 KiB (64 doubles per thread; as of 3088b33 thread t of CTA b reads B[j] and B[j + 1024],",
-                    "#   j = 2048 (R i + b mod R) + t, i = 0..31), R data sets reread cyclically by 200,000 CTAs",
-                    "#   (100,000 before 3088b33); GB/s = CTAs x 512 KiB / the minimum of 7 launches (GB = 1e9 B).",
-                    "#   The four counter columns print 0 in these files.",
-                    "# columns: block_kb dataset_kb ms spread_pct gbps dram_read_gbps dram_write_gbps "
-                    "l2_read_gbps l2_write_gbps",
-                ], rows)
+            return [f[0], f[2], f[4][:-2], f[5].rstrip("%"), f[6], f[8], f[10], f[12], f[14]]
+        return None
+    bandwidth_table(git_dir, head, board, out, "gpu-l2-cache", "l2bw", row, [
+        "# benchmark: gpu-l2-cache/main.cu sumKernel: CTAs of 1024 threads, each reading one data set of",
+        "#   512 KiB (64 doubles per thread; as of 3088b33 thread t of CTA b reads B[j] and B[j + 1024],",
+        "#   j = 2048 (R i + b mod R) + t, i = 0..31), R data sets reread cyclically by 200,000 CTAs",
+        "#   (100,000 before 3088b33); GB/s = CTAs x 512 KiB / the minimum of 7 launches (GB = 1e9 B).",
+        "#   The four counter columns print 0 in these files.",
+        "# columns: block_kb dataset_kb ms spread_pct gbps dram_read_gbps dram_write_gbps "
+        "l2_read_gbps l2_write_gbps",
+    ])
 
 
-L1_CACHE_BOARDS = {
-    "v100": BOARDS["v100"],
-    "a100_80": BOARDS["a100_80"],
-    "h100_pcie": BOARDS["h100_pcie"],
-}
+L1_CACHE_BOARDS = ("v100", "a100_80", "h100_pcie")
 
 
 def gpu_cache(git_dir, head, board, out):
     """gpu-cache's rows ('   148 kB   6ms   5.0%   10158.2 GB/s   0 GB/s   0 GB/s   795 GB/s ...')."""
-    path = f"gpu-cache/{board}.txt"
-    rows = []
-    for line in show(git_dir, head, path).splitlines():
-        f = line.split()
+    def row(f):
         if len(f) == 14 and f[1] == "kB" and f[2].endswith("ms") and f[5] == "GB/s":
-            rows.append([f[0], f[2][:-2], f[3].rstrip("%"), f[4], f[6], f[8], f[10], f[12]])
-    name, preset = L1_CACHE_BOARDS[board]
-    write_table(out, f"l1bw_{board}.txt", path, head, git_dir,
-                f"{name}; clock: not printed by the file", preset, [
-                    "# benchmark: gpu-cache/main.cu sumKernel as of a7dc559 (the files' commit): one CTA of 256",
-                    "#   threads per SM (blockCount = SM count), all reading the same data set of N doubles",
-                    "#   (dtype = double then; float since 71a3611): thread t adds B[t + 256 i], i = 0..N/256 - 1,",
-                    "#   the whole set reread 1e8 / N + 2 times by every CTA; GB/s = N x 8 B x CTAs x rereads /",
-                    "#   the minimum of 15 launches (GB = 1e9 B). The four counter columns (DRAM and L2 read and",
-                    "#   write GB/s) print what the file prints (0 where the counters were off).",
-                    "# columns: dataset_kb ms spread_pct gbps dram_read_gbps dram_write_gbps l2_read_gbps "
-                    "l2_write_gbps",
-                ], rows)
+            return [f[0], f[2][:-2], f[3].rstrip("%"), f[4], f[6], f[8], f[10], f[12]]
+        return None
+    bandwidth_table(git_dir, head, board, out, "gpu-cache", "l1bw", row, [
+        "# benchmark: gpu-cache/main.cu sumKernel as of a7dc559 (the files' commit): one CTA of 256",
+        "#   threads per SM (blockCount = SM count), all reading the same data set of N doubles",
+        "#   (dtype = double then; float since 71a3611): thread t adds B[t + 256 i], i = 0..N/256 - 1,",
+        "#   the whole set reread 1e8 / N + 2 times by every CTA; GB/s = N x 8 B x CTAs x rereads /",
+        "#   the minimum of 15 launches (GB = 1e9 B). The four counter columns (DRAM and L2 read and",
+        "#   write GB/s) print what the file prints (0 where the counters were off).",
+        "# columns: dataset_kb ms spread_pct gbps dram_read_gbps dram_write_gbps l2_read_gbps "
+        "l2_write_gbps",
+    ])
 
 
 def main():
