@@ -21,12 +21,11 @@ rebuilt with `gpumemsim gen` and replayed with `gpumemsim run --mode cached --fo
   4x the preset's L2 (past it every point is the DRAM plateau); --quick: every third.
 - l1bw_*: `gen cta_reuse` with one data set (R = 1) is gpu-cache's sumKernel: 256-thread CTAs,
   thread t of every CTA reading B[t + 256 i] over the whole set, one CTA per SM (as the
-  benchmark launches, blockCount = SM count) each rereading the set (written as that many CTAs
-  per SM, the model placing CTA b on SM b mod SMs: at least 4 rereads and L1BW_BYTES_PER_SM
-  bytes, so that the first, cold one and the launch weigh little, as in the benchmark's 1e8 / N
-  rereads); a warm-up kernel puts the set in the L2 first; the kernel line says the benchmark's
-  loads in flight per warp (l1bw_loads_in_flight). Simulated GB/s = set bytes x CTAs /
-  (estimate_ns - launch overhead). Data
+  benchmark launches, blockCount = SM count), each rereading the set `--sweeps` times (at least
+  4 and L1BW_BYTES_PER_SM bytes, so that the first, cold sweep weighs little, as in the
+  benchmark's 1e8 / N rereads); a warm-up kernel puts the set in the L2 first; the kernel line
+  says the benchmark's loads in flight per warp (l1bw_loads_in_flight). Simulated GB/s = set
+  bytes x CTAs x sweeps / (estimate_ns - launch overhead). Data
   sets up to L1BW_MAX_KB (every L2 here holds them: the benchmark's larger sets, read by every SM
   at once, hit the L2 in an order a trace written CTA by CTA does not keep), whose sweep is an
   even number of loads per thread (cta_reuse's loop takes two a trip); --quick: every third.
@@ -462,16 +461,17 @@ def l1bw_curve(sim, name, preset, sets, head, rows, quick):
     sets = ["l2.persist_across_kernels=true", *sets]
     out = []
     for kb, published in pts:
-        ctas = sms * max(4, -(-L1BW_BYTES_PER_SM // (kb * 1024)))
+        sweeps = max(4, -(-L1BW_BYTES_PER_SM // (kb * 1024)))
         n = kb * 1024 // (L1BW_BLOCK * 8)
         trace = sim.gen("cta_reuse", ["--block", str(L1BW_BLOCK), "--n", str(n), "--elem", "8",
-                                      "--footprint", str(kb * 1024), "--ctas", str(ctas),
+                                      "--footprint", str(kb * 1024), "--ctas", str(sms),
+                                      "--sweeps", str(sweeps),
                                       "--loads-in-flight", str(l1bw_loads_in_flight(n))])
         rep = sim.run(trace, preset, sets)
         os.unlink(trace)
         launch = float(rep["config"]["gpu"]["launch_overhead_ns"])
         ns = rep["kernels"][-1]["totals"]["time"]["estimate_ns"] - launch
-        out.append((kb, published, ctas * kb * 1024 / ns))
+        out.append((kb, published, sms * sweeps * kb * 1024 / ns))
     return out
 
 

@@ -42,6 +42,9 @@ constexpr std::array kSpecs{
               "carve-out in KiB written as the #kernel line's carveout_kb (default: none)"},
     ParamSpec{kParamCtas, "ctas",
               "CTAs of cta_reuse's measured kernel (default: twice its data sets)"},
+    ParamSpec{kParamSweeps, "sweeps",
+              "times each CTA of cta_reuse's measured kernel reads its data set, one after "
+              "another (default 1; gpu-cache's CTAs reread theirs)"},
     ParamSpec{kParamLoadsInFlight, "loads-in-flight",
               "independent loads a warp keeps in flight, written as the #kernel line's "
               "loads_in_flight (default: none, the preset's gpu.loads_in_flight_per_warp)"},
@@ -167,6 +170,9 @@ void set_param(GenParams& p, Param bit, const std::string& value) {
       break;
     case kParamCtas:
       p.ctas = v;
+      break;
+    case kParamSweeps:
+      p.sweeps = v;
       break;
     case kParamLoadsInFlight:
       if (v == 0) fail("--{} must be at least 1", name);

@@ -72,9 +72,10 @@ constexpr std::array kPatterns{
                 kParamShmem | kParamCarveout | kParamLoadsInFlight),
     GMS_ROW(cta_reuse,
             "gpu-l2-cache: CTA b reads data set b mod R (--n loads per thread), R = --footprint "
-            "/ (--block x --n x --elem); a warm-up kernel reads each set once, then --ctas CTAs",
+            "/ (--block x --n x --elem); a warm-up kernel reads each set once, then --ctas CTAs "
+            "read theirs --sweeps times",
             kParamKernelId | kParamBlock | kParamBase | kParamElem | kParamN | kParamFootprint |
-                kParamCtas | kParamLoadsInFlight),
+                kParamCtas | kParamSweeps | kParamLoadsInFlight),
 };
 
 #undef GMS_ROW
