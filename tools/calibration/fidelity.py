@@ -21,7 +21,7 @@ rebuilt with `gpumemsim gen` and replayed with `gpumemsim run --mode cached --fo
   4x the preset's L2 (past it every point is the DRAM plateau); --quick: every third.
 - l1bw_*: `gen cta_reuse` with one data set (R = 1) is gpu-cache's sumKernel: 256-thread CTAs,
   thread t of every CTA reading B[t + 256 i] over the whole set, one CTA per SM (as the
-  benchmark launches, blockCount = SM count), each rereading the set `--sweeps` times (at least
+  benchmark launches, blockCount = SM count), each rereading the set `--passes` times (at least
   4 and L1BW_BYTES_PER_SM bytes, so that the first, cold sweep weighs little, as in the
   benchmark's 1e8 / N rereads); a warm-up kernel puts the set in the L2 first; the kernel line
   says the benchmark's loads in flight per warp (l1bw_loads_in_flight). Simulated GB/s = set
@@ -465,7 +465,7 @@ def l1bw_curve(sim, name, preset, sets, head, rows, quick):
         n = kb * 1024 // (L1BW_BLOCK * 8)
         trace = sim.gen("cta_reuse", ["--block", str(L1BW_BLOCK), "--n", str(n), "--elem", "8",
                                       "--footprint", str(kb * 1024), "--ctas", str(sms),
-                                      "--sweeps", str(sweeps),
+                                      "--passes", str(sweeps),
                                       "--loads-in-flight", str(l1bw_loads_in_flight(n))])
         rep = sim.run(trace, preset, sets)
         os.unlink(trace)

@@ -206,8 +206,8 @@ void validate_cta_reuse(const GenParams& p) {
         p.footprint, set);
   if (reuse_sets(p) > 0xffffffffull || p.ctas > 0xffffffffull)
     fail("cta_reuse: at most 2^32 data sets and CTAs");
-  if (p.sweeps == 0) fail("--sweeps must be at least 1");
-  if (p.sweeps > 0xffffffffull / loads) fail("cta_reuse: at most 2^32 loads per thread in all");
+  if (p.passes == 0) fail("--passes must be at least 1");
+  if (p.passes > 0xffffffffull / loads) fail("cta_reuse: at most 2^32 loads per thread in all");
 }
 
 void emit_cta_reuse(const GenParams& p, trace::TraceWriter& w) {
@@ -218,20 +218,20 @@ void emit_cta_reuse(const GenParams& p, trace::TraceWriter& w) {
   // a template constant, so the loop is unrolled: each of the N loads is its own instruction.
   // The benchmark times the kernel after earlier launches have left the sets in the L2; a
   // warm-up kernel of R CTAs reads each set once for that (replay with
-  // l2.persist_across_kernels=true). With --sweeps K each CTA of the measured kernel reads its
+  // l2.persist_across_kernels=true). With --passes K each CTA of the measured kernel reads its
   // set K times in a row (gpu-cache's sumKernel: one CTA per SM rereading one set, R = 1).
   const std::uint32_t block = reuse_block(p);
   const std::uint32_t warps_per_cta = block / kWarpSize;
   const std::uint64_t loads = reuse_loads(p), sets = reuse_sets(p);
   const std::uint64_t ctas[2] = {sets, p.ctas != 0 ? p.ctas : 2 * sets};
-  const std::uint64_t sweeps[2] = {1, p.sweeps};
+  const std::uint64_t passes[2] = {1, p.passes};
   const std::string_view names[2] = {"cta_reuse_warmup", "cta_reuse"};
   for (int k = 0; k < 2; ++k) {
     w.begin_kernel(bench_kernel(p, p.kernel_id + k, names[k],
                                 {static_cast<std::uint32_t>(ctas[k]), 1, 1}, {block, 1, 1}));
     RecordBatch batch(w);
     for (std::uint64_t cta = 0; cta < ctas[k]; ++cta) {
-      for (std::uint64_t read = 0; read < loads * sweeps[k]; ++read) {
+      for (std::uint64_t read = 0; read < loads * passes[k]; ++read) {
         const std::uint64_t load = read % loads, trip = load / 2, half = load % 2;
         const std::uint64_t chunk = 2 * std::uint64_t{block} * (sets * trip + cta % sets);
         for (std::uint32_t warp = 0; warp < warps_per_cta; ++warp) {

@@ -42,7 +42,7 @@ constexpr std::array kSpecs{
               "carve-out in KiB written as the #kernel line's carveout_kb (default: none)"},
     ParamSpec{kParamCtas, "ctas",
               "CTAs of cta_reuse's measured kernel (default: twice its data sets)"},
-    ParamSpec{kParamSweeps, "sweeps",
+    ParamSpec{kParamPasses, "passes",
               "times each CTA of cta_reuse's measured kernel reads its data set, one after "
               "another (default 1; gpu-cache's CTAs reread theirs)"},
     ParamSpec{kParamLoadsInFlight, "loads-in-flight",
@@ -171,8 +171,8 @@ void set_param(GenParams& p, Param bit, const std::string& value) {
     case kParamCtas:
       p.ctas = v;
       break;
-    case kParamSweeps:
-      p.sweeps = v;
+    case kParamPasses:
+      p.passes = v;
       break;
     case kParamLoadsInFlight:
       if (v == 0) fail("--{} must be at least 1", name);

@@ -36,7 +36,7 @@ enum Param : std::uint32_t {
   kParamCarveout = 1u << 19,
   kParamCtas = 1u << 20,
   kParamLoadsInFlight = 1u << 21,
-  kParamSweeps = 1u << 22,
+  kParamPasses = 1u << 22,
 };
 
 /// The kernels of `stream_occupancy` (gpu-stream's init, read, scale and triad).
@@ -66,7 +66,7 @@ struct GenParams {
   std::uint64_t shmem = 0;             ///< shared memory per CTA on the `#kernel` line
   std::optional<std::uint32_t> carveout_kb;  ///< `carveout_kb` of the `#kernel` line; unset: none
   std::uint64_t ctas = 0;    ///< CTAs of cta_reuse's measured kernel; 0 = twice its data sets
-  std::uint64_t sweeps = 1;  ///< times each CTA of cta_reuse's measured kernel reads its set
+  std::uint64_t passes = 1;  ///< times each CTA of cta_reuse's measured kernel reads its set
   /// `loads_in_flight` of the `#kernel` line (a kernel's own memory-level parallelism, e.g. the
   /// independent loads of an unrolled loop); 0: none, the replay uses the preset's.
   std::uint32_t loads_in_flight = 0;

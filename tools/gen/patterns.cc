@@ -73,9 +73,9 @@ constexpr std::array kPatterns{
     GMS_ROW(cta_reuse,
             "gpu-l2-cache: CTA b reads data set b mod R (--n loads per thread), R = --footprint "
             "/ (--block x --n x --elem); a warm-up kernel reads each set once, then --ctas CTAs "
-            "read theirs --sweeps times",
+            "read theirs --passes times",
             kParamKernelId | kParamBlock | kParamBase | kParamElem | kParamN | kParamFootprint |
-                kParamCtas | kParamSweeps | kParamLoadsInFlight),
+                kParamCtas | kParamPasses | kParamLoadsInFlight),
 };
 
 #undef GMS_ROW

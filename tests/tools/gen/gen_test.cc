@@ -490,9 +490,9 @@ TEST(GenTest, CtaReuseRereadsItsDataSetsAfterAWarmUp) {
   EXPECT_EQ(param(unrolled.kernels[1], "loads_in_flight"), "32");
   EXPECT_EQ(unrolled.records, w.records);
   p.loads_in_flight = 0;
-  // --sweeps 3: each CTA of the measured kernel reads its set three times in a row (the warm-up
+  // --passes 3: each CTA of the measured kernel reads its set three times in a row (the warm-up
   // once), the same instructions and addresses each time.
-  p.sweeps = 3;
+  p.passes = 3;
   const CollectingWriter swept = run("cta_reuse", p);
   EXPECT_EQ(swept.records[0], w.records[0]);
   ASSERT_EQ(swept.records[1].size(), 3 * w.records[1].size());
@@ -500,9 +500,9 @@ TEST(GenTest, CtaReuseRereadsItsDataSetsAfterAWarmUp) {
     for (std::size_t i = 0; i < 4 * 2; ++i)
       for (std::size_t sweep = 0; sweep < 3; ++sweep)
         EXPECT_EQ(swept.records[1][(cta * 3 + sweep) * 8 + i], w.records[1][cta * 8 + i]);
-  p.sweeps = 0;
-  EXPECT_NE(test::error_of("cta_reuse", p).find("--sweeps"), std::string::npos);
-  p.sweeps = 1;
+  p.passes = 0;
+  EXPECT_NE(test::error_of("cta_reuse", p).find("--passes"), std::string::npos);
+  p.passes = 1;
   p.footprint = 1000;
   EXPECT_NE(test::error_of("cta_reuse", p).find("whole number of data sets"), std::string::npos);
   p.footprint = 0;
