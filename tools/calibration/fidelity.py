@@ -57,10 +57,11 @@ runs both). One row per point or metric, columns:
   curve       the data file's name (latency_v100, stream_h200, ...)
   preset      the preset it replays on; overrides: boards.txt's --set values, space-separated
   board       the table's '# board:' line; source: its '# source:' line
-  x_label     a point's x axis: "footprint (KiB)" (latency), "data set (KiB)" (l2bw) or
-              "block size (threads)" (stream)
+  x_label     a point's x axis: "footprint (KiB)" (latency), "data set (KiB)" (l2bw, l1bw),
+              "stride (elements)" (strides) or "block size (threads)" (stream)
   unit        of published/simulated: cycles/load, GB/s; KiB on an edge metric
-  series      a point's line: latency, or the stream kernel (init, read, scale, triad)
+  series      a point's line: latency, l2bw, l1bw, the element type of a stride curve (float,
+              double), or the stream kernel (init, read, scale, triad)
   x           a point's footprint or data set in KiB (6 significant digits) or block size
   published, simulated   a point's values; an edge metric's two edges in KiB (empty where
               that curve has no edge); empty on the MAE metrics
