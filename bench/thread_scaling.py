@@ -7,7 +7,9 @@ sitting.
 Each case runs 1, N, 1, N, ... --runs times each (alternating, so that a slow minute of the host
 hits both sides); the table gives each side's best and median wall time and best(1) / best(N).
 Both sides' outputs are compared byte for byte on every case. Traces are generated once into
---dir by the binary under test.
+--dir by the binary under test; the Accel-Sim cases ('cold accelsim', 'cached accelsim') read
+the post-processed kernel-1.traceg that bench/gen_raw_accelsim.py writes (576,000 records, each
+warp's lines as the tracer wrote them, strided and listed addresses).
 
 usage: bench/thread_scaling.py [--bin build/gpumemsim] [--threads 2|default] [--runs 5]
                                [--dir /tmp/gms-compare] [--cases ...]
@@ -16,10 +18,24 @@ import argparse
 import os
 import platform
 import statistics
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_commits import CASES, cpu_name, timed, trace  # noqa: E402
+
+ACCELSIM_CASES = {"cold accelsim": ["--mode", "cold"], "cached accelsim": ["--mode", "cached"]}
+
+
+def accelsim_trace(root):
+    """bench/gen_raw_accelsim.py's post-processed trace, made once under root/accelsim."""
+    out = os.path.join(root, "accelsim")
+    path = os.path.join(out, "kernel-1.traceg")
+    if not os.path.exists(path):
+        os.makedirs(out, exist_ok=True)
+        subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                     "gen_raw_accelsim.py"), out], check=True)
+    return path
 
 
 def main():
@@ -29,7 +45,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--dir", default="/tmp/gms-compare")
     ap.add_argument("--cases", default="cached random,cached stream,cold random,cold stream,"
-                    "cached matmul,cold matmul,both stream lists", help="comma-separated case names")
+                    "cached matmul,cold matmul,both stream lists,cached accelsim,cold accelsim",
+                    help="comma-separated case names")
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     n = args.threads
@@ -42,8 +59,11 @@ def main():
           "| by median |")
     print("|---|---|---|---|---|---|---|")
     for name in args.cases.split(","):
-        file_name, gen_args, run_args = CASES[name]
-        path = trace(args.bin, args.dir, file_name, gen_args)
+        if name in ACCELSIM_CASES:
+            path, run_args = accelsim_trace(args.dir), ACCELSIM_CASES[name]
+        else:
+            file_name, gen_args, run_args = CASES[name]
+            path = trace(args.bin, args.dir, file_name, gen_args)
         times = {1: [], n: []}
         outputs = {}
         for _ in range(args.runs):
