@@ -22,10 +22,10 @@ rebuilt with `gpumemsim gen` and replayed with `gpumemsim run --mode cached --fo
 - l1bw_*: `gen cta_reuse` with one data set (R = 1) is gpu-cache's sumKernel: 256-thread CTAs,
   thread t of every CTA reading B[t + 256 i] over the whole set, one CTA per SM (as the
   benchmark launches, blockCount = SM count), each rereading the set `--passes` times (at least
-  4 and L1BW_BYTES_PER_SM bytes, so that the first, cold sweep weighs little, as in the
+  4 and L1BW_BYTES_PER_SM bytes, so that the first, cold pass weighs little, as in the
   benchmark's 1e8 / N rereads); a warm-up kernel puts the set in the L2 first; the kernel line
   says the benchmark's loads in flight per warp (l1bw_loads_in_flight). Simulated GB/s = set
-  bytes x CTAs x sweeps / (estimate_ns - launch overhead). Data
+  bytes x SMs x passes / (estimate_ns - launch overhead). Data
   sets up to L1BW_MAX_KB (every L2 here holds them: the benchmark's larger sets, read by every SM
   at once, hit the L2 in an order a trace written CTA by CTA does not keep), whose sweep is an
   even number of loads per thread (cta_reuse's loop takes two a trip); --quick: every third.
@@ -462,17 +462,17 @@ def l1bw_curve(sim, name, preset, sets, head, rows, quick):
     sets = ["l2.persist_across_kernels=true", *sets]
     out = []
     for kb, published in pts:
-        sweeps = max(4, -(-L1BW_BYTES_PER_SM // (kb * 1024)))
+        passes = max(4, -(-L1BW_BYTES_PER_SM // (kb * 1024)))
         n = kb * 1024 // (L1BW_BLOCK * 8)
         trace = sim.gen("cta_reuse", ["--block", str(L1BW_BLOCK), "--n", str(n), "--elem", "8",
                                       "--footprint", str(kb * 1024), "--ctas", str(sms),
-                                      "--passes", str(sweeps),
+                                      "--passes", str(passes),
                                       "--loads-in-flight", str(l1bw_loads_in_flight(n))])
         rep = sim.run(trace, preset, sets)
         os.unlink(trace)
         launch = float(rep["config"]["gpu"]["launch_overhead_ns"])
         ns = rep["kernels"][-1]["totals"]["time"]["estimate_ns"] - launch
-        out.append((kb, published, sms * sweeps * kb * 1024 / ns))
+        out.append((kb, published, sms * passes * kb * 1024 / ns))
     return out
 
 
@@ -824,12 +824,12 @@ def write_points_csv(path, curves, about, results, bounds, bounds_file, args, ro
         head, sets = about[name]
         common = [name, preset, " ".join(sets), head.get("board", ""), head.get("source", "")]
         latency = name.startswith("latency_")
-        l2bw = name.startswith(("l2bw_", "l1bw_"))
-        x_label = ("footprint (KiB)" if latency else "data set (KiB)" if l2bw else
+        by_data_set = name.startswith(("l2bw_", "l1bw_"))
+        x_label = ("footprint (KiB)" if latency else "data set (KiB)" if by_data_set else
                    "stride (elements)" if name.startswith("strides_") else "block size (threads)")
         for x, p, s in pts:
             role = role_of(roles[name][0], x)
-            series, x = (("latency", x) if latency else (name[:4], x) if l2bw else
+            series, x = (("latency", x) if latency else (name[:4], x) if by_data_set else
                          (x.split("/")[1], int(x.split("/")[0])))
             rows.append(["point", *common, x_label, unit, series, label(x), num(p), num(s),
                          num(100 * (s - p) / p), "", "", "", "", "", role])
