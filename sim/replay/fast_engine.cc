@@ -1,6 +1,8 @@
 #include "sim/replay/fast_engine.h"
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <span>
@@ -109,11 +111,15 @@ class FastReplayer {
 
     typename Run::StagePtr stage;
     RecordReplay<Stage> r;  ///< its share of the kernel's statistics in r.cold, r.cached
-    // Cached mode's L2 side: the slices of batch groups [first_group, end_group) (a group is a
-    // slice, or with partitions the slices at one index in every partition).
+    // Cached mode's L2 side: per window parity, the batch groups [first, end) whose accesses
+    // that window routed to this worker (a group is a slice, or with partitions the slices at
+    // one index in every partition). Fixed, but for the pipeline's balance (rebalance).
     L2DramCharges charges;
     SliceGroups groups;
-    std::uint32_t first_group = 0, end_group = 0;
+    struct Owned {
+      std::uint32_t first = 0, end = 0;
+    };
+    std::array<Owned, 2> owns;
     std::vector<std::uint32_t> run_cursor, bytes_cursor;  ///< per source worker, while merging
   };
 
@@ -122,11 +128,12 @@ class FastReplayer {
       : cfg_(cfg),
         opts_(opts),
         team_(workers_for(cfg, opts)),
+        piped_(!kColdOnly && team_.size() == 2),
         sms_(cfg.gpu.sm_count),
         drain_lines_(std::max<std::size_t>(opts.cached_batch_lines, 1)) {
     const unsigned n = team_.size();
     sm_owner_.resize(cfg.gpu.sm_count);
-    for (std::uint32_t s = 0; s < cfg.gpu.sm_count; ++s) sm_owner_[s] = s % n;
+    for (std::uint32_t s = 0; s < cfg.gpu.sm_count; ++s) sm_owner_[s] = piped_ ? 0 : s % n;
     // One worker replays its L2 accesses as they come where batches are not exact, or not
     // wanted (cached_batch_lines 0); several always queue them (workers_for).
     const bool now = n == 1 && (!parallel_replay_exact(cfg) || opts.cached_batch_lines == 0);
@@ -147,13 +154,17 @@ class FastReplayer {
             std::make_unique<Worker>(cfg, std::make_unique<Stage>(cfg, *l2_, group_owner_)));
         Worker& w = *workers_.back();
         if (now) w.stage->replay_now(&w.charges);
-        w.stage->tag_records(n > 1);
+        w.stage->tag_records(n > 1 && !piped_);
         // Contiguous ranges: the slices' per-slice counters of two workers share a host cache
-        // line at most at the ranges' edges.
+        // line at most at the ranges' edges. The pipeline starts with worker 1 owning them all.
         const std::uint64_t groups = l2_->batch_groups();
-        w.first_group = static_cast<std::uint32_t>(groups * t / n);
-        w.end_group = static_cast<std::uint32_t>(groups * (t + 1) / n);
-        for (std::uint32_t g = w.first_group; g < w.end_group; ++g)
+        const std::uint64_t first = piped_ ? (t == 0 ? 0 : groups) : groups * t / n;
+        const std::uint64_t end = piped_ ? (t == 0 ? 0 : groups) : groups * (t + 1) / n;
+        if (piped_ && t == 1) w.owns[0] = w.owns[1] = {0, static_cast<std::uint32_t>(groups)};
+        if (!piped_)
+          w.owns[0] =
+              w.owns[1] = {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(end)};
+        for (std::uint32_t g = w.owns[0].first; g < w.owns[0].end; ++g)
           group_owner_[g] = static_cast<std::uint16_t>(t);
         w.run_cursor.resize(n);
         w.bytes_cursor.resize(n);
@@ -163,6 +174,19 @@ class FastReplayer {
 
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
     const unsigned n = team_.size();
+    if constexpr (!kColdOnly)
+      if (piped_) {
+        // Read as one worker would: where decoding is dear, on a thread of its own.
+        if (reads_ahead(opts_, reader, 1)) {
+          trace::ReadAhead ahead(reader, kBatchRecords, kReadAheadDepth);
+          replay_piped(ahead, out);
+        } else {
+          PartialStridedLanes partial(reader);
+          DirectBatches direct{reader, std::vector<WarpInstr>(kDirectRecords)};
+          replay_piped(direct, out);
+        }
+        return;
+      }
     if (reads_ahead(opts_, reader, n)) {
       // Several workers take records with partial strided lanes (completed where needed); one
       // takes them whole from the reading thread, which completes them beside the replay.
@@ -214,6 +238,93 @@ class FastReplayer {
     }
   }
 
+  /// The pipeline of two workers, a window per phase: worker 0 reads and replays every record
+  /// (its L1 side) until the window's queues hold a batch of L2 accesses or the kernel ends;
+  /// worker 1 meanwhile replays the previous window's L2 accesses. Each unit still sees its
+  /// accesses in trace order, and the rows a window creates reach worker 1 before its L2
+  /// accesses do (sync_rows, between phases).
+  template <class Batches>
+  void replay_piped(Batches& source, std::vector<KernelStats>& out) {
+    KernelInfo kernel;
+    while (source.next_kernel(kernel)) {
+      if (!replays_kernel(opts_, kernel.id)) continue;
+      begin_kernel(kernel);
+      for (bool more = true; more;) {
+        sync_rows();
+        using Clock = std::chrono::steady_clock;
+        Clock::duration drained[2]{}, filled{};
+        auto phase = [&](unsigned t) {
+          const Clock::time_point start = Clock::now();
+          drain_l2(*workers_[t], t, parity_ ^ 1);
+          drained[t] = Clock::now() - start;
+          if (t != 0) return;
+          more = fill_window(source, *workers_[0]);
+          filled = Clock::now() - start - drained[0];
+        };
+        team_.run(phase);
+        parity_ ^= 1;
+        window_records_ = 0;
+        rebalance(drained[0] + drained[1], filled);
+      }
+      sync_rows();
+      auto last = [&](unsigned t) { end_share(*workers_[t], t); };
+      team_.run(last);
+      end_kernel(out);
+    }
+  }
+
+  /// The pipeline's balance, between phases: worker 0 fills a window in `fill` while the two
+  /// replay the previous one's L2 accesses in `drain` together; the next window gives worker 0
+  /// the share of the batch groups that would have ended both at once (half the difference, and
+  /// none where filling alone takes longer), moving half way there. Which worker replays a
+  /// group changes nothing but the time: each window's accesses go to the owners of its
+  /// routing (Worker::owns), and one window is replayed before the next.
+  template <class Duration>
+  void rebalance(Duration drain, Duration fill) {
+    const auto groups = static_cast<std::uint32_t>(group_owner_.size());
+    std::uint32_t mine = workers_[0]->owns[parity_ ^ 1].end;
+    if (opts_.cycle_pipeline_shares) {
+      mine = (mine + 1) % (groups + 1);
+    } else if (drain.count() > 0) {
+      const double share = std::clamp(
+          (1.0 - static_cast<double>(fill.count()) / static_cast<double>(drain.count())) / 2, 0.0,
+          1.0);
+      const auto target = static_cast<std::uint32_t>(share * groups + 0.5);
+      mine = (mine + target + (target > mine ? 1 : 0)) / 2;
+    }
+    std::fill(group_owner_.begin(), group_owner_.begin() + mine, std::uint16_t{0});
+    std::fill(group_owner_.begin() + mine, group_owner_.end(), std::uint16_t{1});
+    workers_[0]->owns[parity_] = {0, mine};
+    workers_[1]->owns[parity_] = {mine, groups};
+  }
+
+  /// Worker 0's part of a piped phase: batches until the window closes (true) or the kernel
+  /// ends (false).
+  template <class Batches>
+  bool fill_window(Batches& source, Worker& w) {
+    for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch()) {
+      replay_alone<std::is_same_v<Batches, trace::ReadAhead>>(w, batch);
+      window_records_ += batch.size();
+      if (queued(parity_) >= drain_lines_ || window_records_ >= (std::size_t{1} << 30)) return true;
+    }
+    return false;
+  }
+
+  /// Brings every worker's rows up to the kernel's (piped, worker 0 adds rows while the others
+  /// replay; they take them between phases).
+  void sync_rows() {
+    for (std::size_t t = 1; t < workers_.size(); ++t) {
+      RecordReplay<Stage>& r = workers_[t]->r;
+      for (auto [mine, all] : {std::pair{&r.cold, &cold_}, std::pair{&r.cached, &cached_}}) {
+        if (!*all) continue;
+        auto& rows = (*mine)->instructions;
+        const auto& template_rows = (*all)->instructions;
+        rows.insert(rows.end(), template_rows.begin() + static_cast<std::ptrdiff_t>(rows.size()),
+                    template_rows.end());
+      }
+    }
+  }
+
   void begin_kernel(const KernelInfo& kernel) {
     start_kernel(kernel, cfg_, opts_, cold_, cached_, traffic_);
     rows_ = InstrTable();
@@ -255,7 +366,10 @@ class FastReplayer {
     const InstrStats row = workers_[0]->r.new_row(w);
     if (cold_) cold_->instructions.push_back(row);
     if (cached_) cached_->instructions.push_back(row);
-    for (auto& worker : workers_) worker->r.add_row(w);
+    if (piped_)
+      workers_[0]->r.add_row(w);  // the others' come between phases (sync_rows)
+    else
+      for (auto& worker : workers_) worker->r.add_row(w);
   }
 
   /// A phase of several workers: the batch numbered on this thread, then each worker's share.
@@ -325,7 +439,8 @@ class FastReplayer {
   /// merged back into trace order by record, one slice at a time.
   void drain_l2(Worker& w, unsigned t, unsigned from_parity) {
     const unsigned n = team_.size();
-    w.groups.reset(w.first_group, w.end_group - w.first_group);
+    const auto [first, end] = w.owns[from_parity];
+    w.groups.reset(first, end - first);
     std::size_t total = 0;
     for (unsigned s = 0; s < n; ++s) {
       const L2Queue& q = queue(from_parity, s, t);
@@ -334,8 +449,8 @@ class FastReplayer {
     }
     if (total == 0) return;
     w.groups.close();
-    if (n == 1)
-      place_in_order(w, queue(from_parity, 0, 0));  // alone: one queue, in trace order
+    if (n == 1 || piped_)
+      place_in_order(w, queue(from_parity, 0, t));  // one source: its queue is in trace order
     else
       merge(w, t, from_parity);
     w.groups.replay(*l2_, w.r.cached->instructions, w.charges.kernel_seq, w.charges);
@@ -389,9 +504,11 @@ class FastReplayer {
       drain_l2(w, t, parity_ ^ 1);  // the older queues first
       drain_l2(w, t, parity_);
       w.charges.flushing = true;
+      // The groups of the last window, the latest routing (drained above: the flush follows).
+      const auto [mine, end] = w.owns[parity_ ^ 1];
       if (!cfg_.l2.persist_across_kernels)
         for (std::uint32_t first = 0; first < cfg_.l2.slices; first += l2_->batch_groups())
-          l2_->flush(w.charges, /*keep=*/false, first + w.first_group, first + w.end_group);
+          l2_->flush(w.charges, /*keep=*/false, first + mine, first + end);
       w.charges.flushing = false;
       w.r.cached->traffic.dram = w.charges.dram.finish();
       w.charges.stats = nullptr;
@@ -421,6 +538,9 @@ class FastReplayer {
   const SimConfig& cfg_;
   const RunOptions& opts_;
   ThreadTeam team_;
+  /// Two workers as a pipeline (cached runs): worker 0 reads the trace and replays every SM's
+  /// records and L1 for one window while worker 1 replays the previous window's L2 accesses.
+  bool piped_;
   FastDiv32 sms_;
   std::unique_ptr<typename Run::L2> l2_;    ///< cached mode's, shared by the workers
   std::vector<std::uint16_t> group_owner_;  ///< per batch group of L2 slices: its worker

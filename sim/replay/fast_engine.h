@@ -17,6 +17,15 @@
 /// DRAM model; at the end of a kernel its slices are flushed and the shares are summed in worker
 /// order.
 ///
+/// Two workers instead form a pipeline (cached and both modes): worker 0 owns every SM and
+/// reads the trace, worker 1 the L2, and a phase lasts a window: worker 0 replays records until
+/// the window's queues hold cached_batch_lines L2 accesses while worker 1 replays the previous
+/// window's. Worker 0 also takes a share of the slices when filling is the quicker side: between
+/// windows the share moves toward the one that ends both sides at once (their timings of the
+/// last phase). A window's accesses go to the owners of its own routing, so a slice's windows
+/// are replayed in order whoever replays them. On two cores this paid on every cached case that
+/// splitting the SMs lost on (bench/RESULTS.md, "The L2 on a core of its own").
+///
 /// Memory stays flat in trace length: a batch of records, and two windows of queued L2 accesses
 /// (one filling, one being replayed), each closed once it holds cached_batch_lines accesses, so
 /// at most that plus one batch's lines (32 per record).

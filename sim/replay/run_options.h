@@ -61,6 +61,10 @@ struct RunOptions {
   unsigned threads = 1;
   /// The most threads a choice (threads = 0) may take; 0: one per core.
   unsigned max_threads = 0;
+  /// For tests: the two-worker pipeline (sim/replay/fast_engine.h) hands the reading worker one
+  /// more of the L2's batch groups each window, round and round from none to all, instead of the
+  /// share its timings ask for (the results are the same either way).
+  bool cycle_pipeline_shares = false;
   /// Keep each kernel's per-unit traffic (TrafficProfile's vectors) in the results; by default
   /// they are dropped once the time estimate is made (tests compare them).
   bool keep_unit_traffic = false;

@@ -3,15 +3,19 @@
 /// (RunOptions::threads = 0: `gpumemsim run` without --threads, the Python module's
 /// threads=None, a sweep with cores to spare).
 ///
-/// The parallel replay pays only where a record's own work outweighs handing it between cores:
-/// on the project's 2-core machine (bench/RESULTS.md, "Parallel replay" and "One replay core")
-/// it was 1.73x faster on a cached replay of scattered warps (32 sectors each, 1 GiB footprint)
-/// and 0.76x-0.89x as fast on cold replays and on cached replays of regular or L1-resident
-/// traces. So the choice reads the first records of the trace: a cached replay (modes cached and
-/// both) whose global accesses touch, on average, at least kScatteredSectors distinct 32-byte
-/// sectors per record takes one thread per core (at most max_threads); everything else, and
-/// every trace that cannot be read twice (standard input, a reader handed over by the caller),
-/// one.
+/// Cold replays take one: the cold model's work per record is small beside handing records
+/// between cores, and two workers replayed a cold stream 0.77x-0.84x as fast as one on the
+/// project's 2-core machine (bench/RESULTS.md, "The L2 on a core of its own").
+///
+/// A cached or both-mode replay takes at least two: two workers form a pipeline (fast_engine.h),
+/// one core reading and replaying the L1s while the other replays the L2, which on the 2-core
+/// machine was 1.0x (an L1-bound matrix product) to 1.9x (a stream) as fast as one worker and
+/// never slower. Past two, the workers split the SMs and slices (every one both reads L1 and
+/// L2), which paid on scattered warps (1.5x-1.7x on 2 cores, bench/RESULTS.md "Parallel
+/// replay") but not on regular traces: so a cached replay whose global accesses touch, on
+/// average, at least kScatteredSectors distinct 32-byte sectors per record over its first records
+/// takes one thread per core (at most max_threads), and every other one, and every trace that
+/// cannot be read twice (standard input, a reader handed over by the caller), two.
 
 #include <cstddef>
 #include <string>
@@ -33,8 +37,9 @@ struct TraceSample {
 inline constexpr std::size_t kSampleRecords = 4096;
 /// Kernels the rule opens at most (a trace of many empty kernels is not read to its end).
 inline constexpr std::size_t kSampleKernels = 64;
-/// Mean distinct sectors per record from which a cached replay takes every core: half a warp of
-/// lanes in sectors of their own (a unit-stride 4-byte load touches 4, a scattered warp 32).
+/// Mean distinct sectors per record from which a cached replay takes every core (past two): half a
+/// warp of lanes in sectors of their own (a unit-stride 4-byte load touches 4, a scattered warp
+/// 32).
 inline constexpr double kScatteredSectors = 16;
 
 /// The global records among the first kSampleRecords records of traces[0] (none for an empty

@@ -123,6 +123,42 @@ TEST(ParallelReplayTest, SmsSharingLinesAgreeOnEveryThreadCountAndMode) {
   EXPECT_TRUE(thread_counts_agree({trace}, cfg, "SMs sharing lines"));
 }
 
+TEST(ParallelReplayTest, ThePipelinesL2SharesMoveWithoutChangingTheResults) {
+  // Two workers form a pipeline whose reading worker takes a share of the L2's slices that
+  // changes between windows: here one more slice each window of a few L2 accesses, round and
+  // round, so that each slice changes hands many times within a kernel.
+  test::TempDir dir;
+  const std::string shared = dir.file("shared.wtrace");
+  std::ofstream(shared) << shared_lines_trace();
+  std::vector<std::pair<std::string, SimConfig>> cases;
+  SimConfig small = load_config({});
+  apply_config_text(small, "[l2]\nsize_kb = 256\nslices = 4\n", "test");
+  cases.emplace_back(shared, small);
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const std::string trace = dir.file("random" + std::to_string(seed) + ".wtrace");
+    std::ofstream(trace) << test::random_trace(seed);
+    cases.emplace_back(trace,
+                       seed == 2 ? load_config({{test::source_path("configs/ampere-a100.ini")}, {}})
+                                 : load_config({}));
+  }
+  for (const auto& [trace, cfg] : cases)
+    for (const SimMode mode : {SimMode::Cached, SimMode::Both})
+      for (const std::size_t lines : {3u, 40u}) {
+        RunOptions opts;
+        opts.mode = mode;
+        opts.engine = Engine::Reference;
+        const std::string reference = test::replay_text(std::vector<std::string>{trace}, cfg, opts);
+        opts.engine = Engine::Fast;
+        opts.threads = 2;
+        opts.cached_batch_lines = lines;
+        opts.cycle_pipeline_shares = true;
+        EXPECT_TRUE(test::same_text(reference,
+                                    test::replay_text(std::vector<std::string>{trace}, cfg, opts),
+                                    fmt::format("{}, mode {}, windows of {} L2 accesses", trace,
+                                                test::mode_name(mode), lines)));
+      }
+}
+
 TEST(ParallelReplayTest, AnErrorIsTheSequentialReplaysError) {
   test::TempDir dir;
   const std::string trace = dir.file("bad.wtrace");

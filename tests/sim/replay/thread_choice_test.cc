@@ -75,7 +75,7 @@ TEST(ThreadChoiceTest, TheSampleCountsDistinctSectorsOfGlobalRecords) {
   EXPECT_EQ(sample_trace({}).records, 0u);
 }
 
-TEST(ThreadChoiceTest, OnlyACachedReplayOfScatteredWarpsTakesEveryCore) {
+TEST(ThreadChoiceTest, ACachedReplayTakesTwoAndOneOfScatteredWarpsEveryCore) {
   const SimConfig cfg = load_config({});
   const std::string scattered = write_trace("gms_choice_scattered.wtrace", 128, 200);
   const std::string unit = write_trace("gms_choice_unit.wtrace", 4, 200);
@@ -88,9 +88,13 @@ TEST(ThreadChoiceTest, OnlyACachedReplayOfScatteredWarpsTakesEveryCore) {
   EXPECT_EQ(replay_threads(cfg, opts, {scattered}), std::min(2u, cores()));
   opts.max_threads = 0;  // one per core
   EXPECT_EQ(replay_threads(cfg, opts, {scattered}), cores());
+  // The pipeline of two for every other cached replay.
+  EXPECT_EQ(replay_threads(cfg, opts, {unit}), std::min(2u, cores()));
+  EXPECT_EQ(replay_threads(cfg, opts, {}), std::min(2u, cores()));     // a reader without a path
+  EXPECT_EQ(replay_threads(cfg, opts, {"-"}), std::min(2u, cores()));  // standard input
+  opts.max_threads = 1;
   EXPECT_EQ(replay_threads(cfg, opts, {unit}), 1u);
-  EXPECT_EQ(replay_threads(cfg, opts, {}), 1u);     // a reader without a path
-  EXPECT_EQ(replay_threads(cfg, opts, {"-"}), 1u);  // standard input
+  opts.max_threads = 0;
   opts.mode = SimMode::Cold;
   EXPECT_EQ(replay_threads(cfg, opts, {scattered}), 1u);
 
