@@ -13,6 +13,7 @@
 #include "sim/model/charging.h"
 #include "sim/model/coalescer.h"
 #include "sim/model/l2_cache.h"
+#include "sim/replay/fast/append_buffer.h"
 #include "sim/replay/fast/line_batch.h"
 #include "sim/replay/fast/memory_hierarchy.h"
 
@@ -26,9 +27,9 @@ struct L2Queue {
     std::uint32_t record;  ///< the record's place in its window
     std::uint32_t begin;   ///< its first entry
   };
-  std::vector<QueuedAccess> entries;
-  std::vector<ByteMasks> write_bytes;  ///< the byte masks of the entries that write, in order
-  std::vector<Run> runs;
+  AppendBuffer<QueuedAccess> entries;
+  AppendBuffer<ByteMasks> write_bytes;  ///< the byte masks of the entries that write, in order
+  AppendBuffer<Run> runs;
 
   void clear() {
     entries.clear();
