@@ -162,9 +162,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     opts.threads = threads;
     const std::string fast = fuzz::replay(trace, cfg, opts);
     if (fast != reference)
-      fuzz::finding(fmt::format("the fast engine ({} thread{}) differs", threads,
-                                threads == 1 ? "" : "s"),
-                    reference, fast);
+      fuzz::finding(
+          fmt::format("the fast engine ({} thread{}) differs", threads, threads == 1 ? "" : "s"),
+          reference, fast);
   }
   return 0;
 }
