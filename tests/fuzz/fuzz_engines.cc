@@ -161,10 +161,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const unsigned threads : {1u, 2u, 3u}) {
     opts.threads = threads;
     const std::string fast = fuzz::replay(trace, cfg, opts);
-    if (fast != reference)
-      fuzz::finding(
-          fmt::format("the fast engine ({} thread{}) differs", threads, threads == 1 ? "" : "s"),
-          reference, fast);
+    if (fast != reference) {
+      const std::string what =
+          fmt::format("the fast engine ({} thread{}) differs", threads, threads == 1 ? "" : "s");
+      fuzz::finding(what.c_str(), reference, fast);
+    }
   }
   return 0;
 }
