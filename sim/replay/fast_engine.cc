@@ -158,12 +158,10 @@ class FastReplayer {
         // Contiguous ranges: the slices' per-slice counters of two workers share a host cache
         // line at most at the ranges' edges. The pipeline starts with worker 1 owning them all.
         const std::uint64_t groups = l2_->batch_groups();
-        const std::uint64_t first = piped_ ? (t == 0 ? 0 : groups) : groups * t / n;
-        const std::uint64_t end = piped_ ? (t == 0 ? 0 : groups) : groups * (t + 1) / n;
-        if (piped_ && t == 1) w.owns[0] = w.owns[1] = {0, static_cast<std::uint32_t>(groups)};
-        if (!piped_)
-          w.owns[0] =
-              w.owns[1] = {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(end)};
+        const std::uint64_t first = piped_ ? 0 : groups * t / n;
+        const std::uint64_t end = piped_ ? (t == 1 ? groups : 0) : groups * (t + 1) / n;
+        w.owns[0] =
+            w.owns[1] = {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(end)};
         for (std::uint32_t g = w.owns[0].first; g < w.owns[0].end; ++g)
           group_owner_[g] = static_cast<std::uint16_t>(t);
         w.run_cursor.resize(n);
@@ -223,17 +221,12 @@ class FastReplayer {
           replay_shared(batch);
         }
         window_records_ += batch.size();
-        // The window's queues are replayed in the next phase once they hold a batch of L2
-        // accesses (fewer measured slower) or their record numbers approach 32 bits.
         if constexpr (!kColdOnly)
-          if (queued(parity_) >= drain_lines_ || window_records_ >= (std::size_t{1} << 30)) {
+          if (window_full()) {
             parity_ ^= 1;
             window_records_ = 0;
           }
       }
-      auto last = [&](unsigned t) { end_share(*workers_[t], t); };
-      team_.run(last);
-      window_records_ = 0;
       end_kernel(out);
     }
   }
@@ -267,8 +260,6 @@ class FastReplayer {
         rebalance(drained[0] + drained[1], filled);
       }
       sync_rows();
-      auto last = [&](unsigned t) { end_share(*workers_[t], t); };
-      team_.run(last);
       end_kernel(out);
     }
   }
@@ -305,7 +296,7 @@ class FastReplayer {
     for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch()) {
       replay_alone<std::is_same_v<Batches, trace::ReadAhead>>(w, batch);
       window_records_ += batch.size();
-      if (queued(parity_) >= drain_lines_ || window_records_ >= (std::size_t{1} << 30)) return true;
+      if (window_full()) return true;
     }
     return false;
   }
@@ -426,6 +417,12 @@ class FastReplayer {
     }
   }
 
+  /// The window's queues are replayed in the next phase once they hold a batch of L2 accesses
+  /// (fewer measured slower) or their record numbers approach 32 bits.
+  bool window_full() {
+    return queued(parity_) >= drain_lines_ || window_records_ >= (std::size_t{1} << 30);
+  }
+
   /// The L2 accesses in the queues of `parity`.
   std::size_t queued(unsigned parity) {
     std::size_t total = 0;
@@ -515,8 +512,12 @@ class FastReplayer {
     }
   }
 
-  /// Sums the workers' shares, in worker order, and finishes the kernel.
+  /// Every worker's end of the kernel (end_share), then the shares summed in worker order and
+  /// the kernel finished.
   void end_kernel(std::vector<KernelStats>& out) {
+    auto last = [&](unsigned t) { end_share(*workers_[t], t); };
+    team_.run(last);
+    window_records_ = 0;
     for (auto& worker : workers_) {
       if (cold_) add_share(*cold_, *worker->r.cold);
       if (cached_) add_share(*cached_, *worker->r.cached);

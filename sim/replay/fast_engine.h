@@ -23,8 +23,8 @@
 /// window's. Worker 0 also takes a share of the slices when filling is the quicker side: between
 /// windows the share moves toward the one that ends both sides at once (their timings of the
 /// last phase). A window's accesses go to the owners of its own routing, so a slice's windows
-/// are replayed in order whoever replays them. On two cores this paid on every cached case that
-/// splitting the SMs lost on (bench/RESULTS.md, "The L2 on a core of its own").
+/// are replayed in order whoever replays them. Its speed-ups on two cores are in
+/// bench/RESULTS.md, "The L2 on a core of its own".
 ///
 /// Memory stays flat in trace length: a batch of records, and two windows of queued L2 accesses
 /// (one filling, one being replayed), each closed once it holds cached_batch_lines accesses, so

@@ -9,8 +9,8 @@
 ///
 /// A cached or both-mode replay takes at least two: two workers form a pipeline (fast_engine.h),
 /// one core reading and replaying the L1s while the other replays the L2, which on the 2-core
-/// machine was 1.0x (an L1-bound matrix product) to 1.9x (a stream) as fast as one worker and
-/// never slower. Past two, the workers split the SMs and slices (every one both reads L1 and
+/// machine was 0.97x (an Accel-Sim import, mostly parsing) to 1.8x (a stream) as fast as one
+/// worker, by median. Past two, the workers split the SMs and slices (every one both reads L1 and
 /// L2), which paid on scattered warps (1.5x-1.7x on 2 cores, bench/RESULTS.md "Parallel
 /// replay") but not on regular traces: so a cached replay whose global accesses touch, on
 /// average, at least kScatteredSectors distinct 32-byte sectors per record over its first records
