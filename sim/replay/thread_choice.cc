@@ -58,8 +58,9 @@ unsigned replay_threads(const SimConfig& cfg, const RunOptions& opts,
   if (opts.threads != 0) return opts.threads;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned most = opts.max_threads != 0 ? std::min(opts.max_threads, cores) : cores;
-  if (most == 1 || opts.mode == SimMode::Cold || !parallel_replay_exact(cfg)) return 1;
-  if (most == 2) return 2;  // the pipeline: no sample needed
+  if (most == 1 || !parallel_replay_exact(cfg)) return 1;
+  if (opts.mode == SimMode::Cold) return most;  // one worker where the trace deals no blocks
+  if (most == 2) return 2;                      // the pipeline: no sample needed
   const TraceSample sample = sample_trace(traces, opts);
   const unsigned threads = sample.sectors_per_record >= kScatteredSectors ? most : 2;
   spdlog::debug("replay threads: {} ({} sectors per record over the first {} global records)",

@@ -3,9 +3,11 @@
 /// (RunOptions::threads = 0: `gpumemsim run` without --threads, the Python module's
 /// threads=None, a sweep with cores to spare).
 ///
-/// Cold replays take one: the cold model's work per record is small beside handing records
-/// between cores, and two workers replayed a cold stream 0.77x-0.84x as fast as one on the
-/// project's 2-core machine (bench/RESULTS.md, "The L2 on a core of its own").
+/// Cold replays take one thread per core (at most max_threads). Where a trace is a plain .gmt
+/// file, the workers deal its blocks (TraceReader::share_blocks): each reads and replays its
+/// own, nothing passes between cores but each kernel's sums, and two workers replayed the 2-core
+/// machine's cold cases 1.3x-1.9x as fast as one (bench/RESULTS.md, "Cold replays by blocks").
+/// Any other trace the first worker replays alone, as with one thread (fast_engine.h).
 ///
 /// A cached or both-mode replay takes at least two: two workers form a pipeline (fast_engine.h),
 /// one core reading and replaying the L1s while the other replays the L2, which on the 2-core

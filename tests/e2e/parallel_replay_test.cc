@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstring>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,6 +24,10 @@
 #include "tests/e2e/report_text.h"
 #include "tests/test_paths.h"
 #include "tests/tools/cli/cli_runner.h"
+#include "trace/import/formats.h"
+#include "trace/io/zstd_stream.h"
+#include "trace/native/binary_format.h"
+#include "trace/native/binary_writer.h"
 
 namespace gms {
 namespace {
@@ -175,6 +182,94 @@ TEST(ParallelReplayTest, AnErrorIsTheSequentialReplaysError) {
       EXPECT_EQ(test::replay_text(std::vector<std::string>{trace}, load_config({}), opts),
                 sequential);
     }
+  }
+}
+
+/// `text` rewritten as a .gmt file in blocks of about `block_bytes` raw bytes (many blocks, and
+/// kernels that start inside them), at `path`.
+std::string as_gmt(const std::string& text, const std::string& path, std::size_t block_bytes) {
+  auto reader = trace::open_trace_reader(text);
+  trace::BinaryWriter w(std::make_unique<trace::OutputStream>(path, false), 5, block_bytes);
+  std::vector<WarpInstr> batch(256);
+  KernelInfo k;
+  while (reader->next_kernel(k)) {
+    w.begin_kernel(k);
+    while (const std::size_t n = reader->read(batch)) w.write({batch.data(), n});
+  }
+  w.finish();
+  return path;
+}
+
+TEST(ParallelReplayTest, ColdWorkersDealingAGmtFilesBlocksAgreeWithTheReference) {
+  // Cold workers each read and replay their own blocks of a .gmt file (TraceReader::share_blocks)
+  // and number the kernel's rows by where they first appear in the file.
+  test::TempDir dir;
+  std::vector<std::string> gmts;
+  const std::vector<std::string> texts = test::suite_traces(dir);
+  for (std::size_t t = 0; t < texts.size(); ++t)
+    gmts.push_back(as_gmt(texts[t], dir.file(fmt::format("suite{}.gmt", t)), 1024));
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const std::string text = dir.file("random" + std::to_string(seed) + ".wtrace");
+    std::ofstream(text) << test::random_trace(seed);
+    gmts.push_back(as_gmt(text, dir.file(fmt::format("random{}.gmt", seed)), 256 << seed));
+  }
+  const SimConfig cfg = load_config({});
+  const SimConfig a100 = load_config({{test::source_path("configs/ampere-a100.ini")}, {}});
+  RunOptions opts;
+  opts.mode = SimMode::Cold;
+  auto agree = [&](const auto& source, const SimConfig& c, const std::string& what) {
+    RunOptions ref = opts;
+    ref.engine = Engine::Reference;
+    ref.threads = 1;
+    const std::string reference = test::replay_text(source, c, ref);
+    for (const unsigned threads : kThreadCounts) {
+      RunOptions fast = opts;
+      fast.engine = Engine::Fast;
+      fast.threads = threads;
+      if (!test::same_text(reference, test::replay_text(source, c, fast),
+                           fmt::format("{}, {} threads", what, threads)))
+        return false;
+    }
+    return true;
+  };
+  for (const std::string& gmt : gmts) {
+    ASSERT_TRUE(agree(std::vector<std::string>{gmt}, cfg, gmt));
+    ASSERT_TRUE(agree(gmt, a100, gmt + " through a reader, on the A100"));
+  }
+  EXPECT_TRUE(agree(gmts, cfg, "every .gmt file as one stream"));
+  opts.kernel_ids = {1};
+  EXPECT_TRUE(agree(std::vector<std::string>{gmts[0]}, cfg, "kernel 1 only"));
+}
+
+TEST(ParallelReplayTest, ColdWorkersDealingBlocksMeetTheFaultOneReaderMeets) {
+  test::TempDir dir;
+  const std::string text = dir.file("random.wtrace");
+  std::ofstream(text) << test::random_trace(3);
+  const std::string gmt = as_gmt(text, dir.file("random.gmt"), 512);
+  std::string bytes;
+  {
+    std::ifstream in(gmt, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // Every block from the fourth on: a fault in each; one reader meets the fourth's first.
+  std::size_t at = sizeof(trace::GmtFileHeader);
+  for (int block = 1;; ++block) {
+    trace::GmtBlockHeader h;
+    std::memcpy(&h, bytes.data() + at, sizeof h);
+    if (h.is_end()) break;
+    if (block >= 4) bytes[at + sizeof h + h.compressed_bytes / 2] ^= 0x5a;
+    at += sizeof h + h.compressed_bytes;
+  }
+  std::ofstream(gmt, std::ios::binary) << bytes;
+  RunOptions opts;
+  opts.mode = SimMode::Cold;
+  opts.threads = 1;
+  const std::string one = test::replay_text(std::vector<std::string>{gmt}, load_config({}), opts);
+  ASSERT_NE(one.find(": corrupt block 4 at byte offset"), std::string::npos) << one;
+  for (const unsigned threads : {2u, 3u, 8u}) {
+    opts.threads = threads;
+    EXPECT_EQ(test::replay_text(std::vector<std::string>{gmt}, load_config({}), opts), one)
+        << threads << " threads";
   }
 }
 

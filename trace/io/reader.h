@@ -3,6 +3,7 @@
 /// instructions in batches; it never holds the whole trace.
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -43,6 +44,23 @@ class TraceReader {
   /// for a consumer that often needs no more, as the replay's shape memo. Off by default; a
   /// reader may ignore it and write every lane.
   virtual void set_partial_strided_lanes(bool on) { (void)on; }
+
+  /// Deals the trace's records among `shares` readers of the same file, a block at a time, and
+  /// makes this one share `share` (0 <= share < shares): it then yields every kernel but only
+  /// its share's records, each batch from one place in the file (records_passed() numbers
+  /// them). Call before the first kernel. False, and nothing changes, where the reader cannot
+  /// (a format without independent blocks, standard input, a compressed file: every share would
+  /// decompress it all).
+  virtual bool share_blocks(unsigned share, unsigned shares) {
+    (void)share;
+    (void)shares;
+    return false;
+  }
+
+  /// Sharing blocks: the records of the file passed so far, whoever's share they are. The last
+  /// batch's n records are the file's records records_passed() - n to records_passed() - 1; after
+  /// an error, the records before the fault.
+  virtual std::uint64_t records_passed() const { return 0; }
 };
 
 }  // namespace gms::trace

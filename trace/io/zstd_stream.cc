@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include <sys/stat.h>
+
 #include "trace/io/atomic_file.h"
 #include "trace/io/decode_ahead.h"
 #include "trace/io/input_progress.h"
@@ -183,6 +185,37 @@ std::size_t InputStream::read(void* dst, std::size_t n) {
     if (got == n) return got;
   }
   return got + pull(out + got, n - got);
+}
+
+std::size_t InputStream::skip(std::size_t n) {
+  std::size_t done = 0;
+  if (peeked_pos_ < peeked_.size()) {
+    done = std::min(n, peeked_.size() - peeked_pos_);
+    peeked_pos_ += done;
+  }
+  if (!compressed() && !ahead_) {
+    const std::size_t held = std::min(n - done, in_end_ - in_pos_);
+    in_pos_ += held;
+    done += held;
+    struct stat st {};
+    const off_t here = done < n && !eof_ ? ftello(file_) : -1;
+    if (here >= 0 && fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= here) {
+      const auto left = static_cast<std::uint64_t>(st.st_size - here);
+      const std::uint64_t step = std::min<std::uint64_t>(n - done, left);
+      if (fseeko(file_, static_cast<off_t>(step), SEEK_CUR) == 0) {
+        done += static_cast<std::size_t>(step);
+        if (done < n) eof_ = true;
+        return done;
+      }
+    }
+  }
+  char scratch[4096];
+  while (done < n) {
+    const std::size_t k = read(scratch, std::min(n - done, sizeof scratch));
+    if (k == 0) break;
+    done += k;
+  }
+  return done;
 }
 
 std::string_view InputStream::peek(std::size_t n) {

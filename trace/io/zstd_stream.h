@@ -61,6 +61,11 @@ class InputStream {
   /// Copies up to `n` bytes into `dst`; returns fewer only at the end of the stream (0 = end).
   std::size_t read(void* dst, std::size_t n);
 
+  /// Passes over up to `n` bytes as read() would; returns how many (fewer only at the end). An
+  /// uncompressed file seeks past what its input chunk does not hold (the bytes are not read,
+  /// nor counted as read for progress bars); anything else reads them.
+  std::size_t skip(std::size_t n);
+
   /// The first bytes of the (decompressed) content, up to `n`, without consuming them.
   std::string_view peek(std::size_t n);
 

@@ -150,31 +150,43 @@ bool BinaryReader::load_block() {
   if (block_index_ > 0 &&
       (block_records_ != block_.record_count || block_kernels_ != block_.kernel_count))
     corrupt("item counts differ from the block header");
-  block_offset_ = offset_;
-  ++block_index_;
-  std::size_t n = read_exact(&block_, sizeof block_);
-  if (n == 0)
-    fail("{}: truncated: no end block after block {} (byte offset {})", in_->name(),
-         block_index_ - 1, offset_);
-  if (n < sizeof block_)
-    fail("{}: truncated block header of block {} at byte offset {}", in_->name(), block_index_,
-         block_offset_);
-  if (block_.is_end()) {
-    char extra;
-    if (read_exact(&extra, 1) != 0)
-      fail("{}: unexpected data after the end block at byte offset {}", in_->name(), offset_ - 1);
-    at_end_ = true;
-    pos_ = end_ = raw_.data();
-    return false;
+  for (;;) {
+    block_offset_ = offset_;
+    ++block_index_;
+    std::size_t n = read_exact(&block_, sizeof block_);
+    if (n == 0)
+      fail("{}: truncated: no end block after block {} (byte offset {})", in_->name(),
+           block_index_ - 1, offset_);
+    if (n < sizeof block_)
+      fail("{}: truncated block header of block {} at byte offset {}", in_->name(), block_index_,
+           block_offset_);
+    if (block_.is_end()) {
+      char extra;
+      if (read_exact(&extra, 1) != 0)
+        fail("{}: unexpected data after the end block at byte offset {}", in_->name(), offset_ - 1);
+      at_end_ = true;
+      pos_ = end_ = raw_.data();
+      return false;
+    }
+    if (block_.raw_bytes == 0 || block_.raw_bytes > kGmtMaxRawBytes ||
+        block_.compressed_bytes > ZSTD_compressBound(block_.raw_bytes))
+      corrupt("implausible block header");
+    block_is_mine_ = (block_index_ - 1) % shares_ == share_;
+    const bool passed = !block_is_mine_ && block_.kernel_count == 0;
+    if (passed) {
+      // Another share's records only: passed unread (that share checks them).
+      n = in_->skip(block_.compressed_bytes);
+      offset_ += n;
+    } else {
+      packed_.resize(block_.compressed_bytes);
+      n = read_exact(packed_.data(), packed_.size());
+    }
+    if (n < block_.compressed_bytes)
+      fail("{}: truncated block {} at byte offset {}: {} of {} compressed bytes present",
+           in_->name(), block_index_, block_offset_, n, block_.compressed_bytes);
+    if (!passed) break;
+    record_index_ += block_.record_count;
   }
-  if (block_.raw_bytes == 0 || block_.raw_bytes > kGmtMaxRawBytes ||
-      block_.compressed_bytes > ZSTD_compressBound(block_.raw_bytes))
-    corrupt("implausible block header");
-  packed_.resize(block_.compressed_bytes);
-  n = read_exact(packed_.data(), packed_.size());
-  if (n < packed_.size())
-    fail("{}: truncated block {} at byte offset {}: {} of {} compressed bytes present", in_->name(),
-         block_index_, block_offset_, n, packed_.size());
   if (raw_.size() < block_.raw_bytes + kPadBytes) raw_.resize(block_.raw_bytes + kPadBytes);
   std::size_t r =
       ZSTD_decompressDCtx(zstd_, raw_.data(), block_.raw_bytes, packed_.data(), packed_.size());
@@ -186,6 +198,27 @@ bool BinaryReader::load_block() {
   block_records_ = block_kernels_ = 0;
   delta_.reset();
   return true;
+}
+
+bool BinaryReader::share_blocks(unsigned share, unsigned shares) {
+  // Before the first kernel: at most the first block loaded (decodes_cheaply), share 0's.
+  const bool fresh = block_index_ == 0 || (block_index_ == 1 && share == 0 && !in_kernel_ &&
+                                           block_kernels_ == 0 && block_records_ == 0);
+  if (in_->compressed() || in_->name() == "-" || share >= shares || !fresh) return false;
+  share_ = share;
+  shares_ = shares;
+  return true;
+}
+
+bool BinaryReader::skip_others() {
+  while (pos_ != end_) {
+    if (*pos_ == detail::kKernelTag) return true;
+    pos_ = decode_record(pos_, delta_, scratch_, /*partial=*/true, bad_);
+    ++block_records_;
+    ++record_index_;
+    check_record(scratch_);
+  }
+  return false;
 }
 
 bool BinaryReader::decodes_cheaply() {
@@ -270,6 +303,14 @@ std::size_t BinaryReader::read(std::span<WarpInstr> out) {
       in_kernel_ = false;
       break;
     }
+    if (!block_is_mine_) {
+      // A block of another share's records that holds a kernel item.
+      if (skip_others()) {
+        in_kernel_ = false;
+        break;
+      }
+      continue;
+    }
     // The records up to the block's end, a kernel item or a full batch, with the position in
     // locals: a record's byte fields may alias any member, which the compiler would otherwise
     // reload after every store into a record.
@@ -292,6 +333,7 @@ std::size_t BinaryReader::read(std::span<WarpInstr> out) {
       in_kernel_ = false;
       break;
     }
+    if (shares_ > 1) break;  // a share's batch is one place in the file (records_passed)
   }
   return n;
 }

@@ -29,9 +29,15 @@ class BinaryReader final : public TraceReader {
   /// From the first block: true when its records average under kCheapRecordBytes raw bytes.
   bool decodes_cheaply() override;
   void set_partial_strided_lanes(bool on) override { partial_strided_ = on; }
+  /// Block b (1-based) is share (b - 1) % shares's. Another share's block is read past without
+  /// decompressing it, unless it holds a kernel item, which every share needs: then it is
+  /// decoded and its records skipped. A plain file only.
+  bool share_blocks(unsigned share, unsigned shares) override;
+  std::uint64_t records_passed() const override { return record_index_; }
 
  private:
-  bool load_block();  // false after the end block
+  bool load_block();   // false after the end block
+  bool skip_others();  // past another share's records in the loaded block; true at a kernel item
   void decode_kernel(KernelInfo& out);
   void check_record(const WarpInstr& r) const;  // after decode_record: in bounds, well-formed
   static bool well_formed(const WarpInstr& r);
@@ -52,6 +58,8 @@ class BinaryReader final : public TraceReader {
   std::uint64_t record_index_ = 0;                       // records decoded in the file
   bool at_end_ = false, in_kernel_ = false, bad_ = false;
   bool partial_strided_ = false;
+  unsigned share_ = 0, shares_ = 1;  // share_blocks()
+  bool block_is_mine_ = true;        // the loaded block's records are this share's
   detail::DeltaState delta_;
   WarpInstr scratch_;
 };

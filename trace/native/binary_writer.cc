@@ -2,6 +2,7 @@
 
 #include <zstd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -31,8 +32,12 @@ void put_str(std::vector<std::uint8_t>& v, const std::string& s) {
 
 }  // namespace
 
-BinaryWriter::BinaryWriter(std::unique_ptr<OutputStream> out, int zstd_level)
-    : out_(std::move(out)), level_(zstd_level), raw_(kGmtBlockRawBytes + kGmtMaxRecordBytes) {
+BinaryWriter::BinaryWriter(std::unique_ptr<OutputStream> out, int zstd_level,
+                           std::size_t block_raw_bytes)
+    : out_(std::move(out)),
+      level_(zstd_level),
+      raw_(kGmtBlockRawBytes + kGmtMaxRecordBytes),
+      block_raw_bytes_(std::clamp<std::size_t>(block_raw_bytes, 1, kGmtBlockRawBytes)) {
   zstd_ = ZSTD_createCCtx();
   if (!zstd_) fail("{}: cannot create a zstd compression context", out_->name());
   ZSTD_CCtx_setParameter(zstd_, ZSTD_c_compressionLevel, level_);
@@ -156,7 +161,7 @@ void BinaryWriter::write(std::span<const WarpInstr> records) {
     if (raw_len_ + kGmtMaxRecordBytes > raw_.size()) flush_block();
     raw_len_ = static_cast<std::size_t>(encode(r, raw_.data() + raw_len_) - raw_.data());
     ++records_;
-    if (raw_len_ >= kGmtBlockRawBytes) flush_block();
+    if (raw_len_ >= block_raw_bytes_) flush_block();
   }
 }
 

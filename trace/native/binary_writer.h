@@ -19,8 +19,10 @@ namespace gms::trace {
 /// as one zstd frame and appends it to the (uncompressed) output stream. Memory is constant.
 class BinaryWriter final : public TraceWriter {
  public:
-  /// Takes a raw (not zstd) output stream and writes the file header.
-  explicit BinaryWriter(std::unique_ptr<OutputStream> out, int zstd_level = 5);
+  /// Takes a raw (not zstd) output stream and writes the file header. A block is closed once it
+  /// holds `block_raw_bytes` (at most kGmtBlockRawBytes; smaller for tests of many blocks).
+  explicit BinaryWriter(std::unique_ptr<OutputStream> out, int zstd_level = 5,
+                        std::size_t block_raw_bytes = kGmtBlockRawBytes);
   ~BinaryWriter() override;
 
   void begin_kernel(const KernelInfo& kernel) override;
@@ -39,6 +41,7 @@ class BinaryWriter final : public TraceWriter {
   static constexpr int kStoredLiteralsLevel = -1;
   std::vector<std::uint8_t> raw_;  // current block's items; capacity kGmtBlockRawBytes + slack
   std::size_t raw_len_ = 0;
+  std::size_t block_raw_bytes_;       // a block's target raw size
   std::vector<std::uint8_t> packed_;  // compressed block
   std::uint32_t records_ = 0, kernels_ = 0;
   bool in_kernel_ = false, finished_ = false;
