@@ -26,6 +26,17 @@
 /// are replayed in order whoever replays them. Its speed-ups on two cores are in
 /// bench/RESULTS.md, "The L2 on a core of its own".
 ///
+/// Cold replays (cold mode only) of several workers take no phases per batch: where the trace
+/// is a plain .gmt file, each worker opens it and reads and replays only its share of the
+/// blocks (TraceReader::share_blocks: block b is worker (b - 1) mod N's; each block decodes on
+/// its own), with its own rows, numbered in the order its records bring them; at a kernel's
+/// end the kernel's rows are numbered by the place in the file where each first appeared, each
+/// worker's counters moved to them, and the shares summed. Cold counts are sums whatever the
+/// order (where workers are exact: no DRAM row model). Of the faults the workers meet, the
+/// earliest in the file is raised. Any other trace the first worker replays alone, as one
+/// worker would: splitting the SMs, two workers replayed a cold stream 0.77x-0.84x as fast as
+/// one (a cold record is too little work to hand between cores).
+///
 /// Memory stays flat in trace length: a batch of records, and two windows of queued L2 accesses
 /// (one filling, one being replayed), each closed once it holds cached_batch_lines accesses, so
 /// at most that plus one batch's lines (32 per record).

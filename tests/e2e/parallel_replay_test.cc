@@ -9,7 +9,6 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,10 +23,8 @@
 #include "tests/e2e/report_text.h"
 #include "tests/test_paths.h"
 #include "tests/tools/cli/cli_runner.h"
-#include "trace/import/formats.h"
-#include "trace/io/zstd_stream.h"
+#include "tests/trace/gmt_in_blocks.h"
 #include "trace/native/binary_format.h"
-#include "trace/native/binary_writer.h"
 
 namespace gms {
 namespace {
@@ -185,21 +182,6 @@ TEST(ParallelReplayTest, AnErrorIsTheSequentialReplaysError) {
   }
 }
 
-/// `text` rewritten as a .gmt file in blocks of about `block_bytes` raw bytes (many blocks, and
-/// kernels that start inside them), at `path`.
-std::string as_gmt(const std::string& text, const std::string& path, std::size_t block_bytes) {
-  auto reader = trace::open_trace_reader(text);
-  trace::BinaryWriter w(std::make_unique<trace::OutputStream>(path, false), 5, block_bytes);
-  std::vector<WarpInstr> batch(256);
-  KernelInfo k;
-  while (reader->next_kernel(k)) {
-    w.begin_kernel(k);
-    while (const std::size_t n = reader->read(batch)) w.write({batch.data(), n});
-  }
-  w.finish();
-  return path;
-}
-
 TEST(ParallelReplayTest, ColdWorkersDealingAGmtFilesBlocksAgreeWithTheReference) {
   // Cold workers each read and replay their own blocks of a .gmt file (TraceReader::share_blocks)
   // and number the kernel's rows by where they first appear in the file.
@@ -207,11 +189,12 @@ TEST(ParallelReplayTest, ColdWorkersDealingAGmtFilesBlocksAgreeWithTheReference)
   std::vector<std::string> gmts;
   const std::vector<std::string> texts = test::suite_traces(dir);
   for (std::size_t t = 0; t < texts.size(); ++t)
-    gmts.push_back(as_gmt(texts[t], dir.file(fmt::format("suite{}.gmt", t)), 1024));
+    gmts.push_back(test::gmt_in_blocks(texts[t], dir.file(fmt::format("suite{}.gmt", t)), 1024));
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     const std::string text = dir.file("random" + std::to_string(seed) + ".wtrace");
     std::ofstream(text) << test::random_trace(seed);
-    gmts.push_back(as_gmt(text, dir.file(fmt::format("random{}.gmt", seed)), 256 << seed));
+    gmts.push_back(
+        test::gmt_in_blocks(text, dir.file(fmt::format("random{}.gmt", seed)), 256 << seed));
   }
   const SimConfig cfg = load_config({});
   const SimConfig a100 = load_config({{test::source_path("configs/ampere-a100.ini")}, {}});
@@ -245,7 +228,7 @@ TEST(ParallelReplayTest, ColdWorkersDealingBlocksMeetTheFaultOneReaderMeets) {
   test::TempDir dir;
   const std::string text = dir.file("random.wtrace");
   std::ofstream(text) << test::random_trace(3);
-  const std::string gmt = as_gmt(text, dir.file("random.gmt"), 512);
+  const std::string gmt = test::gmt_in_blocks(text, dir.file("random.gmt"), 512);
   std::string bytes;
   {
     std::ifstream in(gmt, std::ios::binary);

@@ -3,10 +3,11 @@
 // then an L2 of a few sets per slice and at most 16 SMs, where those are valid) and of a random
 // trace (random_trace_from: every operation, size, mask and address form; at most 300 records
 // a kernel). The trace is replayed in one mode by the reference engine
-// (sim/replay/reference_engine.h, its own plain model) and by the fast one on one and on two
-// threads; the whole outputs (tests/e2e/whole_report.h) must be equal. A difference is a finding,
-// and so is an error: the input is valid by construction, so a replay that fails (even all three
-// alike) has a bug.
+// (sim/replay/reference_engine.h, its own plain model) and by the fast one on one, two and three
+// threads, and again on two and three from a .gmt copy of small blocks (which cold workers deal
+// among themselves); the whole outputs (tests/e2e/whole_report.h) must be equal. A difference is a
+// finding, and so is an error: the input is valid by construction, so a replay that fails (even all
+// three alike) has a bug.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include "tests/e2e/random_trace.h"
 #include "tests/e2e/whole_report.h"
 #include "tests/fuzz/fuzz_support.h"
+#include "tests/trace/gmt_in_blocks.h"
 
 namespace gms::fuzz {
 namespace {
@@ -164,6 +166,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (fast != reference) {
       const std::string what =
           fmt::format("the fast engine ({} thread{}) differs", threads, threads == 1 ? "" : "s");
+      fuzz::finding(what.c_str(), reference, fast);
+    }
+  }
+  // The same trace as a .gmt file of small blocks, which cold workers deal among themselves.
+  const std::string gmt =
+      test::gmt_in_blocks(trace, (fuzz::work_dir() / "engines.gmt").string(), 64 + r.below(4096));
+  for (const unsigned threads : {2u, 3u}) {
+    opts.threads = threads;
+    const std::string fast = fuzz::replay(gmt, cfg, opts);
+    if (fast != reference) {
+      const std::string what =
+          fmt::format("the fast engine ({} threads, .gmt blocks) differs", threads);
       fuzz::finding(what.c_str(), reference, fast);
     }
   }

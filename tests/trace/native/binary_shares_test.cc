@@ -4,15 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "tests/trace/gmt_in_blocks.h"
 #include "tests/trace/trace_test_util.h"
 #include "trace/io/zstd_stream.h"
 #include "trace/native/binary_format.h"
-#include "trace/native/binary_writer.h"
 #include "trace/native/synthetic.h"
 
 namespace gms::trace::test {
@@ -32,14 +31,8 @@ Trace written_in_small_blocks(const std::string& path, std::size_t block_bytes) 
     write_synthetic_kernel(*w, SyntheticPattern::Random, 1500, 5);
     w->finish();
   }
-  const Trace t = read_trace(text.str());
-  BinaryWriter w(std::make_unique<OutputStream>(path, false), 5, block_bytes);
-  for (std::size_t k = 0; k < t.kernels.size(); ++k) {
-    w.begin_kernel(t.kernels[k]);
-    w.write(t.records[k]);
-  }
-  w.finish();
-  return t;
+  gms::test::gmt_in_blocks(text.str(), path, block_bytes);
+  return read_trace(text.str());
 }
 
 /// What share `share` of `shares` yields: its kernels, and per kernel its records with their
