@@ -220,6 +220,8 @@ TEST(ParallelReplayTest, ColdWorkersDealingAGmtFilesBlocksAgreeWithTheReference)
     ASSERT_TRUE(agree(gmt, a100, gmt + " through a reader, on the A100"));
   }
   EXPECT_TRUE(agree(gmts, cfg, "every .gmt file as one stream"));
+  // Text and .gmt files in one stream: the first worker replays the text alone.
+  EXPECT_TRUE(agree(std::vector<std::string>{gmts[0], texts[1], gmts[2]}, cfg, "text among .gmt"));
   opts.kernel_ids = {1};
   EXPECT_TRUE(agree(std::vector<std::string>{gmts[0]}, cfg, "kernel 1 only"));
 }

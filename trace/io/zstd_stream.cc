@@ -187,6 +187,10 @@ std::size_t InputStream::read(void* dst, std::size_t n) {
   return got + pull(out + got, n - got);
 }
 
+void InputStream::discount(std::size_t n) {
+  if (!compressed()) input_bytes_read().fetch_sub(n, std::memory_order_relaxed);
+}
+
 std::size_t InputStream::skip(std::size_t n) {
   std::size_t done = 0;
   if (peeked_pos_ < peeked_.size()) {
@@ -197,6 +201,7 @@ std::size_t InputStream::skip(std::size_t n) {
     const std::size_t held = std::min(n - done, in_end_ - in_pos_);
     in_pos_ += held;
     done += held;
+    discount(done);  // counted when read into the chunk: another reader's
     struct stat st {};
     const off_t here = done < n && !eof_ ? ftello(file_) : -1;
     if (here >= 0 && fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= here) {

@@ -62,9 +62,14 @@ class InputStream {
   std::size_t read(void* dst, std::size_t n);
 
   /// Passes over up to `n` bytes as read() would; returns how many (fewer only at the end). An
-  /// uncompressed file seeks past what its input chunk does not hold (the bytes are not read,
-  /// nor counted as read for progress bars); anything else reads them.
+  /// uncompressed file seeks past what its input chunk does not hold, and the bytes passed are
+  /// not counted as read for progress bars (input_bytes_read: another reader of the file reads
+  /// them); anything else reads them.
   std::size_t skip(std::size_t n);
+
+  /// Takes `n` bytes this stream read off the progress count (input_bytes_read) where the file
+  /// is uncompressed: bytes that another reader of the same file counts.
+  void discount(std::size_t n);
 
   /// The first bytes of the (decompressed) content, up to `n`, without consuming them.
   std::string_view peek(std::size_t n);

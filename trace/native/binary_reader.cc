@@ -165,6 +165,7 @@ bool BinaryReader::load_block() {
       if (read_exact(&extra, 1) != 0)
         fail("{}: unexpected data after the end block at byte offset {}", in_->name(), offset_ - 1);
       at_end_ = true;
+      if (share_ != 0) in_->discount(sizeof block_);  // share 0 counts the end block
       pos_ = end_ = raw_.data();
       return false;
     }
@@ -184,6 +185,8 @@ bool BinaryReader::load_block() {
     if (n < block_.compressed_bytes)
       fail("{}: truncated block {} at byte offset {}: {} of {} compressed bytes present",
            in_->name(), block_index_, block_offset_, n, block_.compressed_bytes);
+    // Progress bars count each byte of the file once: another share's block is its owner's.
+    if (!block_is_mine_) in_->discount(passed ? sizeof block_ : sizeof block_ + n);
     if (!passed) break;
     record_index_ += block_.record_count;
   }
@@ -205,6 +208,7 @@ bool BinaryReader::share_blocks(unsigned share, unsigned shares) {
   const bool fresh = block_index_ == 0 || (block_index_ == 1 && share == 0 && !in_kernel_ &&
                                            block_kernels_ == 0 && block_records_ == 0);
   if (in_->compressed() || in_->name() == "-" || share >= shares || !fresh) return false;
+  if (share != 0 && share_ == 0) in_->discount(sizeof(GmtFileHeader));  // share 0's to count
   share_ = share;
   shares_ = shares;
   return true;

@@ -10,6 +10,7 @@
 
 #include "tests/trace/gmt_in_blocks.h"
 #include "tests/trace/trace_test_util.h"
+#include "trace/io/input_progress.h"
 #include "trace/io/zstd_stream.h"
 #include "trace/native/binary_format.h"
 #include "trace/native/synthetic.h"
@@ -90,6 +91,17 @@ TEST(BinarySharesTest, EveryShareYieldsEveryKernelAndTogetherEveryRecordOnceInIt
       // Many blocks: every share has records of its own.
       for (const std::size_t mine : per_share) EXPECT_GT(mine, 0u) << shares << " shares";
     }
+}
+
+TEST(BinarySharesTest, TheSharesCountEachByteOfTheFileOnceForProgressBars) {
+  TempPath gmt(".gmt");
+  written_in_small_blocks(gmt.str(), 2048);
+  const std::uint64_t size = read_bytes(gmt.str()).size();
+  for (const unsigned shares : {1u, 2u, 3u}) {
+    const std::uint64_t before = input_bytes_read().load();
+    for (unsigned s = 0; s < shares; ++s) read_share(gmt.str(), s, shares, 64);
+    EXPECT_EQ(input_bytes_read().load() - before, size) << shares << " shares";
+  }
 }
 
 TEST(BinarySharesTest, NoSharingWhereEveryShareWouldReadItAllOrAfterTheFirstKernel) {
