@@ -22,8 +22,9 @@
 /// the window's queues hold cached_batch_lines L2 accesses while worker 1 replays the previous
 /// window's. Worker 0 also takes a share of the slices when filling is the quicker side: between
 /// windows the share moves toward the one that ends both sides at once (their timings of the
-/// last phase). A window's accesses go to the owners of its own routing, so a slice's windows
-/// are replayed in order whoever replays them. Its speed-ups on two cores are in
+/// last phase). The pipeline's windows double, window after window, up to 4 x cached_batch_lines
+/// within a kernel. A window's accesses go to the owners of its own routing, so a slice's
+/// windows are replayed in order whoever replays them. Its speed-ups on two cores are in
 /// bench/RESULTS.md, "The L2 on a core of its own".
 ///
 /// Cold replays (cold mode only) of several workers take no phases per batch: where the trace
@@ -38,8 +39,8 @@
 /// one (a cold record is too little work to hand between cores).
 ///
 /// Memory stays flat in trace length: a batch of records, and two windows of queued L2 accesses
-/// (one filling, one being replayed), each closed once it holds cached_batch_lines accesses, so
-/// at most that plus one batch's lines (32 per record).
+/// (one filling, one being replayed), each closed once it holds cached_batch_lines accesses (the
+/// pipeline's up to 4x that), so at most that plus one batch's lines (32 per record).
 ///
 /// With L2 partitions one access touches slices in several partitions (a far read its home slice
 /// and its mirror in the reader's partition, a store the copies in the others: l2_cache.h), all
