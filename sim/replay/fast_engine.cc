@@ -44,6 +44,10 @@ constexpr std::size_t kDirectRecords = 64;
 /// accesses keeps short ones, the last of which waits for the kernel's end (with every window
 /// 4x as long, a cached matrix product replayed 0.85x-0.89x as fast as one worker).
 constexpr std::size_t kPipedWindowGrowth = 4;
+/// ... once a kernel has closed this many windows: the longer windows' queues are fresh memory
+/// (about 20 MB for the two workers), whose first touch cost a 0.3 s cached Accel-Sim import 7%
+/// of its time (page clearing, `perf record`); a long replay pays it back many times over.
+constexpr std::size_t kWindowsBeforeGrowth = 16;
 /// Records ahead of the replay whose cache lines one worker requests, when another thread
 /// decoded them.
 constexpr std::size_t kPrefetchRecords = 4;
@@ -404,20 +408,23 @@ class FastReplayer {
       for (bool more = true; more;) {
         sync_rows();
         using Clock = std::chrono::steady_clock;
-        Clock::duration drained[2]{}, filled{};
+        Clock::duration drained[2]{}, filled{}, waited{};
         auto phase = [&](unsigned t) {
           const Clock::time_point start = Clock::now();
           drain_l2(*workers_[t], t, parity_ ^ 1);
           drained[t] = Clock::now() - start;
           if (t != 0) return;
+          const Clock::duration waited_before = source.waited();
           more = fill_window(source, *workers_[0]);
           filled = Clock::now() - start - drained[0];
+          waited = source.waited() - waited_before;
         };
         team_.run(phase);
         parity_ ^= 1;
         window_records_ = 0;
-        window_lines_ = std::min(2 * window_lines_, kPipedWindowGrowth * drain_lines_);
-        rebalance(drained[0] + drained[1], filled);
+        if (++windows_ >= kWindowsBeforeGrowth)
+          window_lines_ = std::min(2 * window_lines_, kPipedWindowGrowth * drain_lines_);
+        rebalance(drained[0] + drained[1], filled, waited);
       }
       sync_rows();
       end_kernel(out);
@@ -427,15 +434,21 @@ class FastReplayer {
   /// The pipeline's balance, between phases: worker 0 fills a window in `fill` while the two
   /// replay the previous one's L2 accesses in `drain` together; the next window gives worker 0
   /// the share of the batch groups that would have ended both at once (half the difference, and
-  /// none where filling alone takes longer), moving half way there. Which worker replays a
-  /// group changes nothing but the time: each window's accesses go to the owners of its
-  /// routing (Worker::owns), and one window is replayed before the next.
+  /// none where filling alone takes longer), moving half way there. Where worker 0 spent longer
+  /// than the whole drain waiting for a reading thread (`waited`), it takes every group: the
+  /// trace is read slower than it is replayed, and worker 1 would only take a core from the
+  /// reading thread (a cached Accel-Sim import, mostly parsing, replayed 0.89x-0.92x as fast as
+  /// one worker so). Which worker replays a group changes nothing but the time: each window's
+  /// accesses go to the owners of its routing (Worker::owns), and one window is replayed before
+  /// the next.
   template <class Duration>
-  void rebalance(Duration drain, Duration fill) {
+  void rebalance(Duration drain, Duration fill, Duration waited) {
     const auto groups = static_cast<std::uint32_t>(group_owner_.size());
     std::uint32_t mine = workers_[0]->owns[parity_ ^ 1].end;
     if (opts_.cycle_pipeline_shares) {
       mine = (mine + 1) % (groups + 1);
+    } else if (waited > drain) {
+      mine = (mine + groups + 1) / 2;
     } else if (drain.count() > 0) {
       const double share = std::clamp(
           (1.0 - static_cast<double>(fill.count()) / static_cast<double>(drain.count())) / 2, 0.0,
@@ -479,6 +492,7 @@ class FastReplayer {
   void begin_kernel(const KernelInfo& kernel) {
     start_kernel(kernel, cfg_, opts_, cold_, cached_, traffic_);
     window_lines_ = drain_lines_;
+    windows_ = 0;
     rows_ = InstrTable();
     std::uint64_t l1_bytes = 0;
     if (cached_) {
@@ -720,6 +734,7 @@ class FastReplayer {
   std::size_t window_records_ = 0;          ///< records queued into them so far
   std::size_t drain_lines_;                 ///< L2 accesses that close a kernel's first window
   std::size_t window_lines_ = 0;            ///< ... and this one (the pipeline's grow)
+  std::size_t windows_ = 0;                 ///< the kernel's windows closed so far
   std::vector<std::unique_ptr<Worker>> workers_;
   InstrTable rows_;
   std::vector<std::uint32_t> rows_of_, sm_of_, owner_of_;  ///< per record of the batch

@@ -2,6 +2,7 @@
 /// The trace as the fast engines read it: in batches of records, from a reading thread
 /// (trace::ReadAhead) or on the replay's own thread (DirectBatches, which has its interface).
 
+#include <chrono>
 #include <span>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct DirectBatches {
   std::vector<WarpInstr> batch;
   bool next_kernel(KernelInfo& k) { return reader.next_kernel(k); }
   std::span<WarpInstr> next_batch() { return {batch.data(), reader.read(batch)}; }
+  /// Never waits for another thread.
+  std::chrono::steady_clock::duration waited() const { return {}; }
 };
 
 /// While alive, `reader` may hand out records with partial strided lanes (the replay completes

@@ -1,5 +1,7 @@
 #include "trace/io/read_ahead.h"
 
+#include <chrono>
+
 #include <utility>
 
 #include "sim/core/logger_ready.h"
@@ -62,7 +64,11 @@ void ReadAhead::push(Item item, const std::stop_token& stop) {
 
 ReadAhead::Item ReadAhead::pop() {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return !ready_.empty(); });
+  if (ready_.empty()) {
+    const auto start = std::chrono::steady_clock::now();
+    changed_.wait(lock, [&] { return !ready_.empty(); });
+    waited_ += std::chrono::steady_clock::now() - start;
+  }
   Item item = std::move(ready_.front());
   ready_.pop_front();
   changed_.notify_all();

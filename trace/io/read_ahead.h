@@ -4,6 +4,7 @@
 /// Kernels and records come out in exactly the reader's order, so results do not change; an
 /// error of the reader is rethrown, with its message, where the replay reaches it.
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -35,6 +36,10 @@ class ReadAhead {
   /// call); empty at its end.
   std::span<WarpInstr> next_batch();
 
+  /// How long the replay has waited, in all, for the reading thread (read on the replay's
+  /// thread only).
+  std::chrono::steady_clock::duration waited() const { return waited_; }
+
  private:
   enum class Kind { Kernel, Batch, KernelEnd, TraceEnd, Error };
   struct Item {
@@ -55,10 +60,11 @@ class ReadAhead {
   std::mutex mutex_;
   std::condition_variable_any changed_;
   std::deque<Item> ready_;
-  std::vector<std::vector<WarpInstr>> spare_;  ///< batch buffers to reuse
-  Item current_;                               ///< the batch the replay is reading
-  bool finished_ = false;                      ///< the trace end or an error was handed out
-  std::jthread thread_;                        ///< last: starts after the members above
+  std::vector<std::vector<WarpInstr>> spare_;     ///< batch buffers to reuse
+  Item current_;                                  ///< the batch the replay is reading
+  bool finished_ = false;                         ///< the trace end or an error was handed out
+  std::chrono::steady_clock::duration waited_{};  ///< see waited()
+  std::jthread thread_;                           ///< last: starts after the members above
 };
 
 }  // namespace gms::trace
