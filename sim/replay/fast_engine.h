@@ -22,10 +22,11 @@
 /// the window's queues hold cached_batch_lines L2 accesses while worker 1 replays the previous
 /// window's. Worker 0 also takes a share of the slices when filling is the quicker side: between
 /// windows the share moves toward the one that ends both sides at once (their timings of the
-/// last phase). The pipeline's windows double, window after window, up to 4 x cached_batch_lines
-/// within a kernel. A window's accesses go to the owners of its own routing, so a slice's
-/// windows are replayed in order whoever replays them. Its speed-ups on two cores are in
-/// bench/RESULTS.md, "The L2 on a core of its own".
+/// last phase), or every share while it waits longer on a reading thread than the drain takes
+/// (the trace is read slower than it is replayed). The pipeline's windows double, window after
+/// window, from the 16th of a kernel up to 4 x cached_batch_lines. A window's accesses go to the
+/// owners of its own routing, so a slice's windows are replayed in order whoever replays them. Its
+/// speed-ups on two cores are in bench/RESULTS.md, "The L2 on a core of its own".
 ///
 /// Cold replays (cold mode only) of several workers take no phases per batch: where the trace
 /// is a plain .gmt file, each worker opens it and reads and replays only its share of the

@@ -11,13 +11,14 @@
 ///
 /// A cached or both-mode replay takes at least two: two workers form a pipeline (fast_engine.h),
 /// one core reading and replaying the L1s while the other replays the L2, which on the 2-core
-/// machine was 0.97x (an Accel-Sim import, mostly parsing) to 1.8x (a stream) as fast as one
-/// worker, by median. Past two, the workers split the SMs and slices (every one both reads L1 and
-/// L2), which paid on scattered warps (1.5x-1.7x on 2 cores, bench/RESULTS.md "Parallel
-/// replay") but not on regular traces: so a cached replay whose global accesses touch, on
-/// average, at least kScatteredSectors distinct 32-byte sectors per record over its first records
-/// takes one thread per core (at most max_threads), and every other one, and every trace that
-/// cannot be read twice (standard input, a reader handed over by the caller), two.
+/// machine was 1.0x-1.1x (a matrix product, mostly coalescing; an Accel-Sim import, mostly
+/// parsing) to 1.5x-2.0x (streams, scattered warps) as fast as one worker, by median
+/// (bench/RESULTS.md, "The pipeline's windows grow"). Past two, the workers split the SMs and
+/// slices (every one both reads L1 and L2), which paid on scattered warps (1.5x-1.7x on 2 cores,
+/// bench/RESULTS.md "Parallel replay") but not on regular traces: so a cached replay whose global
+/// accesses touch, on average, at least kScatteredSectors distinct 32-byte sectors per record over
+/// its first records takes one thread per core (at most max_threads), and every other one, and
+/// every trace that cannot be read twice (standard input, a reader handed over by the caller), two.
 
 #include <cstddef>
 #include <string>
