@@ -214,13 +214,17 @@ bool BinaryReader::share_blocks(unsigned share, unsigned shares) {
   return true;
 }
 
+void BinaryReader::skip_record() {
+  pos_ = decode_record(pos_, delta_, scratch_, /*partial=*/true, bad_);  // lanes unused
+  ++block_records_;
+  ++record_index_;
+  check_record(scratch_);
+}
+
 bool BinaryReader::skip_others() {
   while (pos_ != end_) {
     if (*pos_ == detail::kKernelTag) return true;
-    pos_ = decode_record(pos_, delta_, scratch_, /*partial=*/true, bad_);
-    ++block_records_;
-    ++record_index_;
-    check_record(scratch_);
+    skip_record();
   }
   return false;
 }
@@ -293,10 +297,7 @@ bool BinaryReader::next_kernel(KernelInfo& out) {
       return true;
     }
     if (block_index_ == 1 && block_kernels_ == 0) corrupt("record before any kernel");
-    pos_ = decode_record(pos_, delta_, scratch_, /*partial=*/true, bad_);  // skipped: lanes unused
-    ++block_records_;
-    ++record_index_;
-    check_record(scratch_);
+    skip_record();
   }
 }
 

@@ -37,6 +37,7 @@ class BinaryReader final : public TraceReader {
 
  private:
   bool load_block();   // false after the end block
+  void skip_record();  // decodes and checks the record at pos_, and passes it
   bool skip_others();  // past another share's records in the loaded block; true at a kernel item
   void decode_kernel(KernelInfo& out);
   void check_record(const WarpInstr& r) const;  // after decode_record: in bounds, well-formed
