@@ -59,8 +59,15 @@ unsigned replay_threads(const SimConfig& cfg, const RunOptions& opts,
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned most = opts.max_threads != 0 ? std::min(opts.max_threads, cores) : cores;
   if (most == 1 || !parallel_replay_exact(cfg)) return 1;
-  if (opts.mode == SimMode::Cold) return most;  // one worker where the trace deals no blocks
-  if (most == 2) return 2;                      // the pipeline: no sample needed
+  if (opts.mode == SimMode::Cold) {
+    // Workers deal the blocks of plain .gmt files; any other trace one would replay alone.
+    const bool dealt =
+        !traces.empty() && std::all_of(traces.begin(), traces.end(), [](const std::string& path) {
+          return trace::plain_gmt_file(path);
+        });
+    return dealt ? most : 1;
+  }
+  if (most == 2) return 2;  // the pipeline: no sample needed
   const TraceSample sample = sample_trace(traces, opts);
   const unsigned threads = sample.sectors_per_record >= kScatteredSectors ? most : 2;
   spdlog::debug("replay threads: {} ({} sectors per record over the first {} global records)",

@@ -3,11 +3,13 @@
 /// (RunOptions::threads = 0: `gpumemsim run` without --threads, the Python module's
 /// threads=None, a sweep with cores to spare).
 ///
-/// Cold replays take one thread per core (at most max_threads). Where a trace is a plain .gmt
-/// file, the workers deal its blocks (TraceReader::share_blocks): each reads and replays its
-/// own, nothing passes between cores but each kernel's sums, and two workers replayed the 2-core
-/// machine's cold cases 1.3x-1.9x as fast as one (bench/RESULTS.md, "Cold replays by blocks").
-/// Any other trace the first worker replays alone, as with one thread (fast_engine.h).
+/// Cold replays of plain .gmt files (trace::plain_gmt_file, read from their first 8 bytes) take
+/// one thread per core (at most max_threads): the workers deal the files' blocks
+/// (TraceReader::share_blocks), each reads and replays its own, nothing passes between cores but
+/// each kernel's sums, and two workers replayed the 2-core machine's cold .gmt cases 1.2x-1.9x
+/// as fast as one (bench/RESULTS.md, "Cold replays by blocks"). Other cold replays take one:
+/// their records would be read by one worker anyway (fast_engine.h), and more would only add a
+/// phase per kernel.
 ///
 /// A cached or both-mode replay takes at least two: two workers form a pipeline (fast_engine.h),
 /// one core reading and replaying the L1s while the other replays the L2, which on the 2-core

@@ -2,6 +2,7 @@
 #include "trace/import/formats.h"
 
 #include <cstring>
+#include <fstream>
 #include <string_view>
 
 #include "sim/core/error.h"
@@ -134,6 +135,13 @@ std::unique_ptr<TraceWriter> open_trace_writer(const std::string& path) {
     return std::make_unique<BinaryWriter>(std::make_unique<OutputStream>(path, false));
   fail("{}: unknown trace file extension (expected .wtrace, .wtrace.zst or .gmt, or - for stdout)",
        path);
+}
+
+bool plain_gmt_file(const std::string& path) {
+  if (path == "-") return false;
+  char magic[sizeof kGmtMagic] = {};
+  std::ifstream in(path, std::ios::binary);
+  return in.read(magic, sizeof magic) && std::memcmp(magic, kGmtMagic, sizeof magic) == 0;
 }
 
 }  // namespace gms::trace

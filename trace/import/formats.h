@@ -30,6 +30,11 @@ std::unique_ptr<TraceReader> open_trace_reader(const std::string& path,
                                                TraceFormat format = TraceFormat::Auto,
                                                const ImportOptions& options = {});
 
+/// True when `path` is a file (not "-") that opens with the .gmt magic, uncompressed: a trace
+/// whose blocks several readers can deal among themselves (TraceReader::share_blocks). Reads
+/// its first 8 bytes with plain file I/O (not counted as trace input for progress bars).
+bool plain_gmt_file(const std::string& path);
+
 /// Several traces read as one stream of kernels, in order; each file is opened when reached.
 std::unique_ptr<TraceReader> open_trace_chain(const std::vector<std::string>& paths,
                                               TraceFormat format = TraceFormat::Auto,

@@ -19,6 +19,7 @@
 #include "sim/replay/simulator.h"
 #include "sim/replay/thread_choice.h"
 #include "tests/e2e/report_text.h"
+#include "tests/trace/gmt_in_blocks.h"
 
 namespace gms {
 namespace {
@@ -95,9 +96,16 @@ TEST(ThreadChoiceTest, ACachedReplayTakesTwoOneOfScatteredWarpsAndAColdOneEveryC
   opts.max_threads = 1;
   EXPECT_EQ(replay_threads(cfg, opts, {unit}), 1u);
   opts.max_threads = 0;
-  // Cold: one per core (the workers deal a .gmt file's blocks; the first replays anything else).
+  // Cold: one per core for plain .gmt files (the workers deal their blocks), else one.
   opts.mode = SimMode::Cold;
-  EXPECT_EQ(replay_threads(cfg, opts, {scattered}), cores());
+  EXPECT_EQ(replay_threads(cfg, opts, {scattered}), 1u);
+  const std::string gmt = test::gmt_in_blocks(unit, unit + ".gmt", 4096);
+  EXPECT_EQ(replay_threads(cfg, opts, {gmt}), cores());
+  EXPECT_EQ(replay_threads(cfg, opts, {gmt, gmt}), cores());
+  EXPECT_EQ(replay_threads(cfg, opts, {gmt, scattered}), 1u);
+  EXPECT_EQ(replay_threads(cfg, opts, {"-"}), 1u);
+  EXPECT_EQ(replay_threads(cfg, opts, {}), 1u);
+  std::filesystem::remove(gmt);
 
   opts.mode = SimMode::Cached;
   SimConfig rows = cfg;  // the row model: the parallel replay is not exact
