@@ -45,8 +45,8 @@ constexpr std::size_t kDirectRecords = 64;
 /// 4x as long, a cached matrix product replayed 0.85x-0.89x as fast as one worker).
 constexpr std::size_t kPipedWindowGrowth = 4;
 /// ... once a kernel has closed this many windows: the longer windows' queues are fresh memory
-/// (about 20 MB for the two workers), whose first touch cost a 0.3 s cached Accel-Sim import 7%
-/// of its time (page clearing, `perf record`); a long replay pays it back many times over.
+/// (the 1 G cached stream's peak went from 33 to 58 MB), whose first touch cost a 0.3 s cached
+/// Accel-Sim import 7% of its time (page clearing, `perf record`); a long replay pays it back.
 constexpr std::size_t kWindowsBeforeGrowth = 16;
 /// Records ahead of the replay whose cache lines one worker requests, when another thread
 /// decoded them.
