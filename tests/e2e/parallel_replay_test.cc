@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,11 +32,12 @@ namespace {
 
 constexpr unsigned kThreadCounts[] = {1, 2, 3, 8};
 
-/// The reference's report of `traces` against the fast engine's on every thread count, every
-/// mode; false after the first difference.
-bool thread_counts_agree(const std::vector<std::string>& traces, const SimConfig& cfg,
-                         const std::string& what, RunOptions opts = {}) {
-  for (const SimMode mode : test::kAllModes) {
+/// The reference's report of `traces` (paths, or one path read through a reader) against the
+/// fast engine's on every thread count, in `modes`; false after the first difference.
+template <class Source = std::vector<std::string>>
+bool thread_counts_agree(const Source& traces, const SimConfig& cfg, const std::string& what,
+                         RunOptions opts = {}, std::span<const SimMode> modes = test::kAllModes) {
+  for (const SimMode mode : modes) {
     opts.mode = mode;
     opts.engine = Engine::Reference;
     opts.threads = 1;
@@ -198,22 +200,10 @@ TEST(ParallelReplayTest, ColdWorkersDealingAGmtFilesBlocksAgreeWithTheReference)
   }
   const SimConfig cfg = load_config({});
   const SimConfig a100 = load_config({{test::source_path("configs/ampere-a100.ini")}, {}});
-  RunOptions opts;
-  opts.mode = SimMode::Cold;
-  auto agree = [&](const auto& source, const SimConfig& c, const std::string& what) {
-    RunOptions ref = opts;
-    ref.engine = Engine::Reference;
-    ref.threads = 1;
-    const std::string reference = test::replay_text(source, c, ref);
-    for (const unsigned threads : kThreadCounts) {
-      RunOptions fast = opts;
-      fast.engine = Engine::Fast;
-      fast.threads = threads;
-      if (!test::same_text(reference, test::replay_text(source, c, fast),
-                           fmt::format("{}, {} threads", what, threads)))
-        return false;
-    }
-    return true;
+  constexpr SimMode kCold[] = {SimMode::Cold};
+  auto agree = [&](const auto& source, const SimConfig& c, const std::string& what,
+                   RunOptions opts = {}) {
+    return thread_counts_agree(source, c, what, opts, kCold);
   };
   for (const std::string& gmt : gmts) {
     ASSERT_TRUE(agree(std::vector<std::string>{gmt}, cfg, gmt));
@@ -222,8 +212,9 @@ TEST(ParallelReplayTest, ColdWorkersDealingAGmtFilesBlocksAgreeWithTheReference)
   EXPECT_TRUE(agree(gmts, cfg, "every .gmt file as one stream"));
   // Text and .gmt files in one stream: the first worker replays the text alone.
   EXPECT_TRUE(agree(std::vector<std::string>{gmts[0], texts[1], gmts[2]}, cfg, "text among .gmt"));
-  opts.kernel_ids = {1};
-  EXPECT_TRUE(agree(std::vector<std::string>{gmts[0]}, cfg, "kernel 1 only"));
+  RunOptions one_kernel;
+  one_kernel.kernel_ids = {1};
+  EXPECT_TRUE(agree(std::vector<std::string>{gmts[0]}, cfg, "kernel 1 only", one_kernel));
 }
 
 TEST(ParallelReplayTest, ColdWorkersDealingBlocksMeetTheFaultOneReaderMeets) {

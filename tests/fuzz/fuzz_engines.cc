@@ -15,6 +15,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/config/config.h"
@@ -160,24 +161,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Two workers: the pipeline, its slices handed round every window or where its timings say;
   // three: the SMs split.
   opts.cycle_pipeline_shares = r.chance(50);
-  for (const unsigned threads : {1u, 2u, 3u}) {
-    opts.threads = threads;
-    const std::string fast = fuzz::replay(trace, cfg, opts);
-    if (fast != reference) {
-      const std::string what =
-          fmt::format("the fast engine ({} thread{}) differs", threads, threads == 1 ? "" : "s");
-      fuzz::finding(what.c_str(), reference, fast);
-    }
-  }
-  // The same trace as a .gmt file of small blocks, which cold workers deal among themselves.
+  // And the same trace as a .gmt file of small blocks, which cold workers deal among themselves.
   const std::string gmt =
       test::gmt_in_blocks(trace, (fuzz::work_dir() / "engines.gmt").string(), 64 + r.below(4096));
-  for (const unsigned threads : {2u, 3u}) {
+  const std::pair<const std::string*, unsigned> runs[] = {
+      {&trace, 1}, {&trace, 2}, {&trace, 3}, {&gmt, 2}, {&gmt, 3}};
+  for (const auto& [path, threads] : runs) {
     opts.threads = threads;
-    const std::string fast = fuzz::replay(gmt, cfg, opts);
+    const std::string fast = fuzz::replay(*path, cfg, opts);
     if (fast != reference) {
       const std::string what =
-          fmt::format("the fast engine ({} threads, .gmt blocks) differs", threads);
+          fmt::format("the fast engine ({} thread{}{}) differs", threads, threads == 1 ? "" : "s",
+                      path == &gmt ? ", .gmt blocks" : "");
       fuzz::finding(what.c_str(), reference, fast);
     }
   }
