@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <spdlog/spdlog.h>
+
 #include "sim/core/error.h"
 #include "sim/host/state_arena.h"
 #include "sim/host/thread_team.h"
@@ -204,8 +206,9 @@ class FastReplayer {
           replay_piped(ahead, out);
         } else {
           PartialStridedLanes partial(reader);
-          DirectBatches direct{reader, std::vector<WarpInstr>(kDirectRecords)};
-          replay_piped(direct, out);
+          DirectThenAhead source(reader, kDirectRecords, kBatchRecords, kReadAheadDepth);
+          may_read_ahead_ = may_read_ahead(opts_, reader);
+          replay_piped(source, out);
         }
         return;
       }
@@ -425,6 +428,8 @@ class FastReplayer {
         if (++windows_ >= kWindowsBeforeGrowth)
           window_lines_ = std::min(2 * window_lines_, kPipedWindowGrowth * drain_lines_);
         rebalance(drained[0] + drained[1], filled, waited);
+        if constexpr (std::is_same_v<Batches, DirectThenAhead>)
+          if (more) choose_reading(source, drained[0] + filled, drained[1]);
       }
       sync_rows();
       end_kernel(out);
@@ -462,12 +467,49 @@ class FastReplayer {
     workers_[1]->owns[parity_] = {mine, groups};
   }
 
+  /// The pipeline's reading, between the phases of a trace read on worker 0's thread: worker 1
+  /// waits for worker 0 whenever filling a window (with worker 0's drain, `busy0`) outlasts its
+  /// own drain (`busy1`). Where that waiting, over the phases that drained a window, exceeds
+  /// twice worker 0's reading and the reading is at least a tenth of the filling, the rest of
+  /// the trace is read on a thread of its own, on the core worker 1 leaves idle: a cached matrix
+  /// product, whose L2 is 3% of its work, moves from window 2 and replays in 0.88x-0.93x the
+  /// time (bench/RESULTS.md). A stream, whose worker 1 is as busy as worker 0, does not move: read
+  /// on a thread from the start it replayed 1.14x slower (its records from the other core's
+  /// cache cost more than decoding them).
+  template <class Duration>
+  void choose_reading(DirectThenAhead& source, Duration busy0, Duration busy1) {
+    if (!may_read_ahead_ || source.reading_ahead()) return;
+    if (opts_.pipeline_reads_ahead_at != 0) {
+      if (windows_ == opts_.pipeline_reads_ahead_at) source.read_ahead_now();
+      return;
+    }
+    if (windows_ < 2) return;  // the kernel's first phase had nothing to drain
+    worker1_waited_ += std::max(busy0 - busy1, Duration{});
+    filled_ += busy0;
+    const auto reading = source.decoding();
+    if (worker1_waited_ > 2 * reading && 10 * reading >= filled_) {
+      using Ms = std::chrono::duration<double, std::milli>;
+      spdlog::debug(
+          "pipeline: the trace read on a thread of its own from window {} (worker 1 waited {:.1f} "
+          "ms, worker 0 read for {:.1f} ms and filled for {:.1f} ms)",
+          windows_, Ms(worker1_waited_).count(), Ms(reading).count(), Ms(filled_).count());
+      source.read_ahead_now();
+    }
+  }
+
   /// Worker 0's part of a piped phase: batches until the window closes (true) or the kernel
   /// ends (false).
   template <class Batches>
   bool fill_window(Batches& source, Worker& w) {
+    if constexpr (std::is_same_v<Batches, DirectThenAhead>)
+      if (source.reading_ahead()) return fill_window_from(source, w, std::true_type{});
+    return fill_window_from(source, w,
+                            std::bool_constant<std::is_same_v<Batches, trace::ReadAhead>>{});
+  }
+  template <class Batches, bool kFromOtherCore>
+  bool fill_window_from(Batches& source, Worker& w, std::bool_constant<kFromOtherCore>) {
     for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch()) {
-      replay_alone<std::is_same_v<Batches, trace::ReadAhead>>(w, batch);
+      replay_alone<kFromOtherCore>(w, batch);
       window_records_ += batch.size();
       if (window_full()) return true;
     }
@@ -722,6 +764,10 @@ class FastReplayer {
   /// Two workers as a pipeline (cached runs): worker 0 reads the trace and replays every SM's
   /// records and L1 for one window while worker 1 replays the previous window's L2 accesses.
   bool piped_;
+  /// The pipeline may hand the trace's reading to a thread of its own (choose_reading): what it
+  /// measured so far, over the phases that drained a window.
+  bool may_read_ahead_ = false;
+  std::chrono::steady_clock::duration worker1_waited_{}, filled_{};
   /// This trace's records are all replayed by worker 0 (one worker, or cold workers that cannot
   /// deal the trace's blocks).
   bool alone_ = true;

@@ -65,6 +65,10 @@ struct RunOptions {
   /// more of the L2's batch groups each window, round and round from none to all, instead of the
   /// share its timings ask for (the results are the same either way).
   bool cycle_pipeline_shares = false;
+  /// For tests: the two-worker pipeline, reading a trace on its own thread, hands the reading
+  /// to a thread of its own after this window of a kernel (0: where its timings ask for it;
+  /// the results are the same either way).
+  std::size_t pipeline_reads_ahead_at = 0;
   /// Keep each kernel's per-unit traffic (TrafficProfile's vectors) in the results; by default
   /// they are dropped once the time estimate is made (tests compare them).
   bool keep_unit_traffic = false;

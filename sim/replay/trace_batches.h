@@ -3,11 +3,13 @@
 /// (trace::ReadAhead) or on the replay's own thread (DirectBatches, which has its interface).
 
 #include <chrono>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "sim/core/records.h"
 #include "sim/replay/run_options.h"
+#include "trace/io/read_ahead.h"
 #include "trace/io/reader.h"
 
 namespace gms {
@@ -20,9 +22,11 @@ namespace gms {
 /// scattered trace and a matrix product were as fast or faster with it) or the records do not
 /// decode cheaply (TraceReader::decodes_cheaply: compact .gmt records replay 2x slower on one
 /// thread with read-ahead, text and scattered .gmt ones faster).
+inline bool may_read_ahead(const RunOptions& opts, const trace::TraceReader& reader) {
+  return opts.read_ahead && reader.source_name() != "-";
+}
 inline bool reads_ahead(const RunOptions& opts, trace::TraceReader& reader, unsigned threads) {
-  if (!opts.read_ahead || reader.source_name() == "-") return false;
-  return threads > 1 || !reader.decodes_cheaply();
+  return may_read_ahead(opts, reader) && (threads > 1 || !reader.decodes_cheaply());
 }
 
 /// The trace read on the replay's own thread, one batch at a time (the interface of
@@ -34,6 +38,51 @@ struct DirectBatches {
   std::span<WarpInstr> next_batch() { return {batch.data(), reader.read(batch)}; }
   /// Never waits for another thread.
   std::chrono::steady_clock::duration waited() const { return {}; }
+};
+
+/// The trace read on the replay's own thread, as DirectBatches, until the replay hands the
+/// rest to a reading thread (read_ahead_now: the two-worker pipeline, when its second worker
+/// waits longer than the decoding takes; fast_engine.cc). Kernels and records come in the
+/// reader's order either way.
+class DirectThenAhead {
+ public:
+  using Clock = std::chrono::steady_clock;
+  DirectThenAhead(trace::TraceReader& reader, std::size_t direct_records, std::size_t ahead_records,
+                  std::size_t depth)
+      : direct_{reader, std::vector<WarpInstr>(direct_records)},
+        ahead_records_(ahead_records),
+        depth_(depth) {}
+
+  bool next_kernel(KernelInfo& k) {
+    in_kernel_ = ahead_ ? ahead_->next_kernel(k) : direct_.next_kernel(k);
+    return in_kernel_;
+  }
+  /// Timed while read on this thread (decoding()).
+  std::span<WarpInstr> next_batch() {
+    if (ahead_) return ahead_->next_batch();
+    const Clock::time_point start = Clock::now();
+    const std::span<WarpInstr> batch = direct_.next_batch();
+    decoding_ += Clock::now() - start;
+    in_kernel_ = !batch.empty();
+    return batch;
+  }
+  Clock::duration waited() const { return ahead_ ? ahead_->waited() : Clock::duration{}; }
+
+  /// The time spent reading on this thread so far.
+  Clock::duration decoding() const { return decoding_; }
+  bool reading_ahead() const { return ahead_.has_value(); }
+  /// From the next batch on, the trace is read on a thread of its own. Between batches only:
+  /// the last one returned is not used again.
+  void read_ahead_now() {
+    if (!ahead_) ahead_.emplace(direct_.reader, ahead_records_, depth_, in_kernel_);
+  }
+
+ private:
+  DirectBatches direct_;
+  std::size_t ahead_records_, depth_;
+  bool in_kernel_ = false;
+  Clock::duration decoding_{};
+  std::optional<trace::ReadAhead> ahead_;
 };
 
 /// While alive, `reader` may hand out records with partial strided lanes (the replay completes

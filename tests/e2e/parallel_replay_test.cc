@@ -165,6 +165,36 @@ TEST(ParallelReplayTest, ThePipelinesL2SharesMoveWithoutChangingTheResults) {
       }
 }
 
+TEST(ParallelReplayTest, ThePipelinesReadingMovesToAThreadWithoutChangingTheResults) {
+  // A pipeline reading a cheaply decoded .gmt file on its own thread hands the reading to a
+  // thread of its own where worker 1 waits longer than the reading takes; here after a chosen
+  // window of each kernel, in windows of a few L2 accesses, so that the move falls inside
+  // kernels, at their ends and, for one-window kernels, not at all.
+  test::TempDir dir;
+  const std::vector<std::string> texts = test::suite_traces(dir);
+  std::vector<std::string> gmts;
+  for (std::size_t t = 0; t < texts.size(); ++t)
+    gmts.push_back(test::gmt_in_blocks(texts[t], dir.file(fmt::format("suite{}.gmt", t)), 4096));
+  const SimConfig cfg = load_config({});
+  for (const std::string& gmt : gmts)
+    for (const SimMode mode : {SimMode::Cached, SimMode::Both}) {
+      RunOptions opts;
+      opts.mode = mode;
+      opts.engine = Engine::Reference;
+      const std::string reference = test::replay_text(std::vector<std::string>{gmt}, cfg, opts);
+      opts.engine = Engine::Fast;
+      opts.threads = 2;
+      opts.cached_batch_lines = 3;
+      for (const std::size_t at : {1u, 2u, 5u}) {
+        opts.pipeline_reads_ahead_at = at;
+        ASSERT_TRUE(test::same_text(reference,
+                                    test::replay_text(std::vector<std::string>{gmt}, cfg, opts),
+                                    fmt::format("{}, mode {}, the reading moved after window {}",
+                                                gmt, test::mode_name(mode), at)));
+      }
+    }
+}
+
 TEST(ParallelReplayTest, AnErrorIsTheSequentialReplaysError) {
   test::TempDir dir;
   const std::string trace = dir.file("bad.wtrace");

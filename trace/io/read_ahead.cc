@@ -8,20 +8,21 @@
 
 namespace gms::trace {
 
-ReadAhead::ReadAhead(TraceReader& inner, std::size_t batch_records, std::size_t depth)
+ReadAhead::ReadAhead(TraceReader& inner, std::size_t batch_records, std::size_t depth,
+                     bool in_kernel)
     : inner_(inner),
       batch_records_(batch_records),
       depth_(depth),
       // The producer may log (a reader's warnings): the registry exists before it starts.
-      thread_((make_logger_before_threads(), [this](std::stop_token stop) { produce(stop); })) {}
+      thread_((make_logger_before_threads(),
+               [this, in_kernel](std::stop_token stop) { produce(stop, in_kernel); })) {}
 
 ReadAhead::~ReadAhead() {
   thread_.request_stop();  // wakes a producer waiting for room (condition_variable_any)
   if (thread_.joinable()) thread_.join();
 }
 
-void ReadAhead::produce(std::stop_token stop) {
-  bool in_kernel = false;
+void ReadAhead::produce(std::stop_token stop, bool in_kernel) {
   while (!stop.stop_requested()) {
     Item item;
     try {

@@ -22,8 +22,11 @@ namespace gms::trace {
 class ReadAhead {
  public:
   /// Starts reading `inner` (which must outlive this object) in batches of `batch_records`,
-  /// keeping at most `depth` batches ready.
-  ReadAhead(TraceReader& inner, std::size_t batch_records, std::size_t depth = 3);
+  /// keeping at most `depth` batches ready. `in_kernel`: the caller has taken the header of the
+  /// kernel `inner` is in (and maybe some of its records); the rest of them come first, from
+  /// next_batch.
+  ReadAhead(TraceReader& inner, std::size_t batch_records, std::size_t depth = 3,
+            bool in_kernel = false);
   ~ReadAhead();
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;
@@ -50,7 +53,7 @@ class ReadAhead {
     std::exception_ptr error;
   };
 
-  void produce(std::stop_token stop);
+  void produce(std::stop_token stop, bool in_kernel);
   void push(Item item, const std::stop_token& stop);
   Item pop();
   void recycle(std::vector<WarpInstr> buffer);
