@@ -16,6 +16,7 @@
 #include "sim/host/state_arena.h"
 #include "sim/host/thread_team.h"
 #include "sim/model/placement.h"
+#include "sim/replay/fast/coalesce_ahead.h"
 #include "sim/replay/fast/l1_stage.h"
 #include "sim/replay/fast/memory_hierarchy.h"
 #include "sim/replay/instr_table.h"
@@ -429,7 +430,7 @@ class FastReplayer {
           window_lines_ = std::min(2 * window_lines_, kPipedWindowGrowth * drain_lines_);
         rebalance(drained[0] + drained[1], filled, waited);
         if constexpr (std::is_same_v<Batches, DirectThenAhead>)
-          if (more) choose_reading(source, drained[0] + filled, drained[1]);
+          if (more) choose_reading(source, drained[0] + filled, drained[1], waited);
       }
       sync_rows();
       end_kernel(out);
@@ -477,10 +478,14 @@ class FastReplayer {
   /// on a thread from the start it replayed 1.14x slower (its records from the other core's
   /// cache cost more than decoding them).
   template <class Duration>
-  void choose_reading(DirectThenAhead& source, Duration busy0, Duration busy1) {
-    if (!may_read_ahead_ || source.reading_ahead()) return;
+  void choose_reading(DirectThenAhead& source, Duration busy0, Duration busy1, Duration waited) {
+    if (source.reading_ahead()) {
+      share_coalescing(busy0, waited);
+      return;
+    }
+    if (!may_read_ahead_) return;
     if (opts_.pipeline_reads_ahead_at != 0) {
-      if (windows_ == opts_.pipeline_reads_ahead_at) source.read_ahead_now();
+      if (windows_ == opts_.pipeline_reads_ahead_at) move_reading(source);
       return;
     }
     if (windows_ < 2) return;  // the kernel's first phase had nothing to drain
@@ -493,8 +498,30 @@ class FastReplayer {
           "pipeline: the trace read on a thread of its own from window {} (worker 1 waited {:.1f} "
           "ms, worker 0 read for {:.1f} ms and filled for {:.1f} ms)",
           windows_, Ms(worker1_waited_).count(), Ms(reading).count(), Ms(filled_).count());
-      source.read_ahead_now();
+      move_reading(source);
     }
+  }
+
+  /// Once the reading has moved: where worker 0 waited for the reading thread for more than
+  /// 1/64 of its phase (`busy0`), the reading thread coalesces a sixteenth of each batch less,
+  /// else a sixteenth more; the share settles where the reading thread just keeps ahead.
+  template <class Duration>
+  void share_coalescing(Duration busy0, Duration waited) {
+    const std::uint32_t share = coalesce_ahead_->share();
+    if (opts_.pipeline_reads_ahead_at != 0)  // tests: every share from none to all, in turn
+      coalesce_ahead_->set_share((share + 5) % (CoalesceAhead::kWhole + 1));
+    else if (64 * waited > busy0)
+      coalesce_ahead_->set_share(share == 0 ? 0 : share - 1);
+    else
+      coalesce_ahead_->set_share(share + 1);
+  }
+
+  /// The trace read, and its records coalesced, on a thread of its own from the next batch on.
+  void move_reading(DirectThenAhead& source) {
+    coalesce_ahead_.emplace(cfg_.coalescer, source.slots());
+    source.read_ahead_now([this](std::span<WarpInstr> batch, std::size_t slot) {
+      coalesce_ahead_->prepare(batch, slot);
+    });
   }
 
   /// Worker 0's part of a piped phase: batches until the window closes (true) or the kernel
@@ -502,14 +529,16 @@ class FastReplayer {
   template <class Batches>
   bool fill_window(Batches& source, Worker& w) {
     if constexpr (std::is_same_v<Batches, DirectThenAhead>)
-      if (source.reading_ahead()) return fill_window_from(source, w, std::true_type{});
-    return fill_window_from(source, w,
-                            std::bool_constant<std::is_same_v<Batches, trace::ReadAhead>>{});
+      if (source.reading_ahead()) return fill_window_from<true, true>(source, w);
+    return fill_window_from<std::is_same_v<Batches, trace::ReadAhead>, false>(source, w);
   }
-  template <class Batches, bool kFromOtherCore>
-  bool fill_window_from(Batches& source, Worker& w, std::bool_constant<kFromOtherCore>) {
+  template <bool kFromOtherCore, bool kCoalesced, class Batches>
+  bool fill_window_from(Batches& source, Worker& w) {
     for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch()) {
-      replay_alone<kFromOtherCore>(w, batch);
+      if constexpr (kCoalesced)
+        replay_alone<true, true>(w, batch, source.batch_slot());
+      else
+        replay_alone<kFromOtherCore>(w, batch);
       window_records_ += batch.size();
       if (window_full()) return true;
     }
@@ -607,9 +636,13 @@ class FastReplayer {
   /// The only worker's phase: every record, numbered as it comes, in trace order. Out of line
   /// (a call per batch): the record loop gets the compiler's whole inlining budget, which the
   /// kernel loop around it, with its several instantiations, would otherwise share.
-  template <bool kFromOtherCore>
-  [[gnu::noinline, gnu::flatten]] void replay_alone(Worker& w, std::span<WarpInstr> batch) {
+  /// kCoalesced: the batch of slot `slot`, coalesced on the reading thread (coalesce_ahead_).
+  template <bool kFromOtherCore, bool kCoalesced = false>
+  [[gnu::noinline, gnu::flatten]] void replay_alone(Worker& w, std::span<WarpInstr> batch,
+                                                    std::size_t slot = 0) {
     if constexpr (!kColdOnly) w.stage->target(&queue(parity_, 0, 0));
+    [[maybe_unused]] std::size_t coalesced = 0;
+    if constexpr (kCoalesced) coalesced = coalesce_ahead_->coalesced(slot);
     for (std::size_t i = 0; i < batch.size(); ++i) {
       // Records decoded on the reading thread arrive from the other core's cache: request a few
       // ahead (296 bytes each) so that the transfers overlap the replay.
@@ -619,6 +652,13 @@ class FastReplayer {
       }
       if constexpr (!kColdOnly)
         w.stage->set_record(static_cast<std::uint32_t>(window_records_ + i));
+      if constexpr (kCoalesced) {
+        if (i < coalesced && !is_shared(batch[i].op)) {
+          coalesce_ahead_->take(slot, i, w.r.access);
+          w.r.add_access(batch[i], row_of(batch[i]), sm_of(batch[i], sms_));
+          continue;
+        }
+      }
       w.r.add(batch[i], row_of(batch[i]), sm_of(batch[i], sms_));
     }
   }
@@ -768,6 +808,7 @@ class FastReplayer {
   /// measured so far, over the phases that drained a window.
   bool may_read_ahead_ = false;
   std::chrono::steady_clock::duration worker1_waited_{}, filled_{};
+  std::optional<CoalesceAhead> coalesce_ahead_;  ///< once moved, the reading thread's coalescing
   /// This trace's records are all replayed by worker 0 (one worker, or cold workers that cannot
   /// deal the trace's blocks).
   bool alone_ = true;

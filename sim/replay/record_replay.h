@@ -74,6 +74,14 @@ struct RecordReplay {
         coalescer.coalesce(w, access);
         memo.store(r, w, access);
       }
+      add_access(w, r, sm);
+    }
+  }
+
+  /// As add, for a global, local or atomic record whose coalescing the caller has put in
+  /// `access` (fast/coalesce_ahead.h).
+  [[gnu::always_inline]] void add_access(const WarpInstr& w, std::uint32_t r, std::uint32_t sm) {
+    if constexpr (!kColdOnly) {
       charge_l1_pipe(access, sm, traffic);
       if (!is_store(w.op)) ++traffic.load_requests;  // loads and atomics wait for their data
       if (cold) {

@@ -66,8 +66,9 @@ struct RunOptions {
   /// share its timings ask for (the results are the same either way).
   bool cycle_pipeline_shares = false;
   /// For tests: the two-worker pipeline, reading a trace on its own thread, hands the reading
-  /// to a thread of its own after this window of a kernel (0: where its timings ask for it;
-  /// the results are the same either way).
+  /// to a thread of its own after this window of a kernel, which then coalesces a share of each
+  /// batch that moves by 5 sixteenths (mod 17) each window, taking every share from none to all
+  /// (0: both where its timings ask; the results are the same either way).
   std::size_t pipeline_reads_ahead_at = 0;
   /// Keep each kernel's per-unit traffic (TrafficProfile's vectors) in the results; by default
   /// they are dropped once the time estimate is made (tests compare them).

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "sim/core/records.h"
@@ -71,11 +72,17 @@ class DirectThenAhead {
   /// The time spent reading on this thread so far.
   Clock::duration decoding() const { return decoding_; }
   bool reading_ahead() const { return ahead_.has_value(); }
-  /// From the next batch on, the trace is read on a thread of its own. Between batches only:
-  /// the last one returned is not used again.
-  void read_ahead_now() {
-    if (!ahead_) ahead_.emplace(direct_.reader, ahead_records_, depth_, in_kernel_);
+  /// From the next batch on, the trace is read on a thread of its own, which runs `prepare` on
+  /// each batch (trace::ReadAhead::Prepare). Between batches only: the last one returned is not
+  /// used again.
+  void read_ahead_now(trace::ReadAhead::Prepare prepare = {}) {
+    if (!ahead_)
+      ahead_.emplace(direct_.reader, ahead_records_, depth_, in_kernel_, std::move(prepare));
   }
+  /// Once reading ahead: the slot of the last batch (trace::ReadAhead::batch_slot), below
+  /// slots().
+  std::size_t batch_slot() const { return ahead_->batch_slot(); }
+  std::size_t slots() const { return trace::ReadAhead::slots_for(depth_); }
 
  private:
   DirectBatches direct_;

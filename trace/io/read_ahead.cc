@@ -9,10 +9,11 @@
 namespace gms::trace {
 
 ReadAhead::ReadAhead(TraceReader& inner, std::size_t batch_records, std::size_t depth,
-                     bool in_kernel)
+                     bool in_kernel, Prepare prepare)
     : inner_(inner),
       batch_records_(batch_records),
       depth_(depth),
+      prepare_(std::move(prepare)),
       // The producer may log (a reader's warnings): the registry exists before it starts.
       thread_((make_logger_before_threads(),
                [this, in_kernel](std::stop_token stop) { produce(stop, in_kernel); })) {}
@@ -23,6 +24,7 @@ ReadAhead::~ReadAhead() {
 }
 
 void ReadAhead::produce(std::stop_token stop, bool in_kernel) {
+  std::size_t batches = 0;
   while (!stop.stop_requested()) {
     Item item;
     try {
@@ -42,6 +44,11 @@ void ReadAhead::produce(std::stop_token stop, bool in_kernel) {
         if (item.count == 0) {
           item.kind = Kind::KernelEnd;
           in_kernel = false;
+        } else {
+          // The replay holds at most the batch it reads and depth_ ready ones: this slot is
+          // none of theirs (slots()).
+          item.slot = batches++ % slots();
+          if (prepare_) prepare_({item.records.data(), item.count}, item.slot);
         }
       }
     } catch (...) {

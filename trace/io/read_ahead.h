@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <span>
 #include <thread>
@@ -25,8 +26,13 @@ class ReadAhead {
   /// keeping at most `depth` batches ready. `in_kernel`: the caller has taken the header of the
   /// kernel `inner` is in (and maybe some of its records); the rest of them come first, from
   /// next_batch.
+  ///
+  /// `prepare`, when given, is run on the reading thread on each batch once read, with the
+  /// batch's slot: a number below slots() that no batch the replay may still hold (the one it
+  /// is reading, those ready) shares, for the caller's work on the batch to be kept by slot.
+  using Prepare = std::function<void(std::span<WarpInstr> batch, std::size_t slot)>;
   ReadAhead(TraceReader& inner, std::size_t batch_records, std::size_t depth = 3,
-            bool in_kernel = false);
+            bool in_kernel = false, Prepare prepare = {});
   ~ReadAhead();
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;
@@ -38,6 +44,11 @@ class ReadAhead {
   /// The next records of the current kernel (the caller's to change, valid until the next
   /// call); empty at its end.
   std::span<WarpInstr> next_batch();
+  /// The slot of the batch next_batch returned last (see Prepare).
+  std::size_t batch_slot() const { return current_.slot; }
+  /// The slots batches take: depth + 2 (the one being read, `depth` ready, the one prepared).
+  static std::size_t slots_for(std::size_t depth) { return depth + 2; }
+  std::size_t slots() const { return slots_for(depth_); }
 
   /// How long the replay has waited, in all, for the reading thread (read on the replay's
   /// thread only).
@@ -50,6 +61,7 @@ class ReadAhead {
     KernelInfo kernel;
     std::vector<WarpInstr> records;  ///< sized batch_records; the first `count` are valid
     std::size_t count = 0;
+    std::size_t slot = 0;
     std::exception_ptr error;
   };
 
@@ -60,6 +72,7 @@ class ReadAhead {
 
   TraceReader& inner_;
   std::size_t batch_records_, depth_;
+  Prepare prepare_;
   std::mutex mutex_;
   std::condition_variable_any changed_;
   std::deque<Item> ready_;
