@@ -161,6 +161,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Two workers: the pipeline, its slices handed round every window or where its timings say;
   // three: the SMs split.
   opts.cycle_pipeline_shares = r.chance(50);
+  // The pipeline reading a .gmt file itself: its reading (and a turning share of the coalescing)
+  // moved to a thread after window 1 to 3, or where its timings say.
+  opts.pipeline_reads_ahead_at = r.chance(50) ? 1 + r.below(3) : 0;
   // And the same trace as a .gmt file of small blocks, which cold workers deal among themselves.
   const std::string gmt =
       test::gmt_in_blocks(trace, (fuzz::work_dir() / "engines.gmt").string(), 64 + r.below(4096));
