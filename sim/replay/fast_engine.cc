@@ -209,6 +209,7 @@ class FastReplayer {
           PartialStridedLanes partial(reader);
           DirectThenAhead source(reader, kDirectRecords, kBatchRecords, kReadAheadDepth);
           may_read_ahead_ = may_read_ahead(opts_, reader);
+          worker1_waited_ = filled_ = {};  // this trace's, as the source's reading time
           replay_piped(source, out);
         }
         return;
@@ -434,6 +435,10 @@ class FastReplayer {
       }
       sync_rows();
       end_kernel(out);
+      if (coalesce_ahead_)
+        spdlog::debug(
+            "pipeline: kernel {} ended with the reading thread coalescing {}/{} of each batch",
+            kernel.id, coalesce_ahead_->share(), CoalesceAhead::kWhole);
     }
   }
 
@@ -805,7 +810,7 @@ class FastReplayer {
   /// records and L1 for one window while worker 1 replays the previous window's L2 accesses.
   bool piped_;
   /// The pipeline may hand the trace's reading to a thread of its own (choose_reading): what it
-  /// measured so far, over the phases that drained a window.
+  /// measured so far of this trace, over the phases that drained a window.
   bool may_read_ahead_ = false;
   std::chrono::steady_clock::duration worker1_waited_{}, filled_{};
   std::optional<CoalesceAhead> coalesce_ahead_;  ///< once moved, the reading thread's coalescing
