@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstddef>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -650,10 +651,14 @@ class FastReplayer {
     if constexpr (kCoalesced) coalesced = coalesce_ahead_->coalesced(slot);
     for (std::size_t i = 0; i < batch.size(); ++i) {
       // Records decoded on the reading thread arrive from the other core's cache: request a few
-      // ahead (296 bytes each) so that the transfers overlap the replay.
+      // ahead (296 bytes each) so that the transfers overlap the replay. Of a record coalesced
+      // there, only the fields before its addresses are read here.
       if (kFromOtherCore && i + kPrefetchRecords < batch.size()) {
         const char* next = reinterpret_cast<const char*>(&batch[i + kPrefetchRecords]);
-        for (std::size_t b = 0; b < sizeof(WarpInstr); b += 64) __builtin_prefetch(next + b);
+        const std::size_t bytes = kCoalesced && i + kPrefetchRecords < coalesced
+                                      ? offsetof(WarpInstr, addr)
+                                      : sizeof(WarpInstr);
+        for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(next + b);
       }
       if constexpr (!kColdOnly)
         w.stage->set_record(static_cast<std::uint32_t>(window_records_ + i));
