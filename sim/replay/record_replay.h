@@ -69,11 +69,7 @@ struct RecordReplay {
     if constexpr (kColdOnly) {
       cold_model.replay(w, sm, r, *cold, traffic);  // its own memo, deferred repeats, shortcut
     } else {
-      if (!memo.lookup(r, w, access)) {
-        if (!w.lanes_complete) complete_strided_lanes(w);
-        coalescer.coalesce(w, access);
-        memo.store(r, w, access);
-      }
+      memo.coalesce(coalescer, r, w, access);
       add_access(w, r, sm);
     }
   }

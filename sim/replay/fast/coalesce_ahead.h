@@ -36,23 +36,18 @@ class CoalesceAhead {
     Slot& s = slots_[slot];
     s.coalesced = batch.size() * share_.load(std::memory_order_relaxed) / kWhole;
     s.counts.resize(s.coalesced);
-    s.first_line.resize(s.coalesced + 1);
+    s.first_line.resize(s.coalesced);
     s.lines.clear();
     for (std::size_t i = 0; i < s.coalesced; ++i) {
       WarpInstr& w = batch[i];
       s.first_line[i] = static_cast<std::uint32_t>(s.lines.size());
       if (is_shared(w.op)) continue;
       // The memo's key is any number: it compares the whole shape (the replay keys by row).
-      if (!memo_.lookup(w.inst, w, access_)) {
-        if (!w.lanes_complete) complete_strided_lanes(w);
-        coalescer_.coalesce(w, access_);
-        memo_.store(w.inst, w, access_);
-      }
+      memo_.coalesce(coalescer_, w.inst, w, access_);
       s.counts[i] = access_;
       s.lines.insert(s.lines.end(), access_.line_list.begin(),
                      access_.line_list.begin() + access_.lines);
     }
-    s.first_line[s.coalesced] = static_cast<std::uint32_t>(s.lines.size());
   }
 
   /// The records of the batch in slot `slot` that prepare coalesced: the first ones.
@@ -79,7 +74,7 @@ class CoalesceAhead {
   struct Slot {
     std::size_t coalesced = 0;
     std::vector<CoalesceCounts> counts;
-    std::vector<std::uint32_t> first_line;  ///< per record, and one past the last
+    std::vector<std::uint32_t> first_line;  ///< per record: its first line in `lines`
     std::vector<LineAccess> lines;
   };
   Coalescer coalescer_;

@@ -17,6 +17,7 @@
 #include <bit>
 #include <cstdint>
 
+#include "sim/core/records.h"
 #include "sim/model/coalescer.h"
 
 namespace gms {
@@ -73,6 +74,16 @@ class CoalesceMemo {
       out.line_list[i].line_addr += base_line;  // stored relative to the base's line
     }
     return true;
+  }
+
+  /// `w` coalesced into `out`: from slot `key` when it holds w's shape, else by `coalescer`
+  /// (w's strided lanes completed first where the reader left them partial) and remembered there.
+  [[gnu::always_inline]] void coalesce(const Coalescer& coalescer, std::uint32_t key, WarpInstr& w,
+                                       CoalescedAccess& out) {
+    if (lookup(key, w, out)) return;
+    if (!w.lanes_complete) complete_strided_lanes(w);
+    coalescer.coalesce(w, out);
+    store(key, w, out);
   }
 
   /// Remembers `a`, the coalescer's result for `w`, in slot `key` (when `w` qualifies).

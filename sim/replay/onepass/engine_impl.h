@@ -272,11 +272,7 @@ class OnePassEngine {
       if (cached_[0]) charge_shared_access(b, active, w.size, common_[row]);
       return;
     }
-    if (!memo_.lookup(row, w, access_)) {
-      if (!w.lanes_complete) complete_strided_lanes(w);
-      coalescer_.coalesce(w, access_);
-      memo_.store(row, w, access_);
-    }
+    memo_.coalesce(coalescer_, row, w, access_);
     charge_l1_pipe(access_, sm, units_);
     if (!is_store(w.op)) ++units_.load_requests;
     if (cold_) {
