@@ -208,8 +208,8 @@ class FastReplayer {
           replay_piped(ahead, out);
         } else {
           PartialStridedLanes partial(reader);
-          DirectThenAhead source(reader, kDirectRecords, kBatchRecords, kReadAheadDepth);
-          may_read_ahead_ = may_read_ahead(opts_, reader);
+          DirectThenAhead source(reader, kDirectRecords, kBatchRecords, kReadAheadDepth,
+                                 may_read_ahead(opts_, reader));
           worker1_waited_ = filled_ = {};  // this trace's, as the source's reading time
           replay_piped(source, out);
         }
@@ -489,7 +489,7 @@ class FastReplayer {
       share_coalescing(busy0, waited);
       return;
     }
-    if (!may_read_ahead_) return;
+    if (!source.may_move()) return;
     if (opts_.pipeline_reads_ahead_at != 0) {
       if (windows_ == opts_.pipeline_reads_ahead_at) move_reading(source);
       return;
@@ -816,7 +816,6 @@ class FastReplayer {
   bool piped_;
   /// The pipeline may hand the trace's reading to a thread of its own (choose_reading): what it
   /// measured so far of this trace, over the phases that drained a window.
-  bool may_read_ahead_ = false;
   std::chrono::steady_clock::duration worker1_waited_{}, filled_{};
   std::optional<CoalesceAhead> coalesce_ahead_;  ///< once moved, the reading thread's coalescing
   /// This trace's records are all replayed by worker 0 (one worker, or cold workers that cannot

@@ -48,19 +48,23 @@ struct DirectBatches {
 class DirectThenAhead {
  public:
   using Clock = std::chrono::steady_clock;
+  /// `may_move`: whether the reading may move at all (may_read_ahead); else this is
+  /// DirectBatches, untimed.
   DirectThenAhead(trace::TraceReader& reader, std::size_t direct_records, std::size_t ahead_records,
-                  std::size_t depth)
+                  std::size_t depth, bool may_move)
       : direct_{reader, std::vector<WarpInstr>(direct_records)},
         ahead_records_(ahead_records),
-        depth_(depth) {}
+        depth_(depth),
+        may_move_(may_move) {}
 
   bool next_kernel(KernelInfo& k) {
     in_kernel_ = ahead_ ? ahead_->next_kernel(k) : direct_.next_kernel(k);
     return in_kernel_;
   }
-  /// Timed while read on this thread (decoding()).
+  /// Timed while read on this thread and the reading may move (decoding()).
   std::span<WarpInstr> next_batch() {
     if (ahead_) return ahead_->next_batch();
+    if (!may_move_) return direct_.next_batch();
     const Clock::time_point start = Clock::now();
     const std::span<WarpInstr> batch = direct_.next_batch();
     decoding_ += Clock::now() - start;
@@ -72,11 +76,12 @@ class DirectThenAhead {
   /// The time spent reading on this thread so far.
   Clock::duration decoding() const { return decoding_; }
   bool reading_ahead() const { return ahead_.has_value(); }
-  /// From the next batch on, the trace is read on a thread of its own, which runs `prepare` on
-  /// each batch (trace::ReadAhead::Prepare). Between batches only: the last one returned is not
-  /// used again.
+  bool may_move() const { return may_move_; }
+  /// Where the reading may move: from the next batch on, the trace is read on a thread of its
+  /// own, which runs `prepare` on each batch (trace::ReadAhead::Prepare). Between batches only:
+  /// the last one returned is not used again.
   void read_ahead_now(trace::ReadAhead::Prepare prepare = {}) {
-    if (!ahead_)
+    if (may_move_ && !ahead_)
       ahead_.emplace(direct_.reader, ahead_records_, depth_, in_kernel_, std::move(prepare));
   }
   /// Once reading ahead: the slot of the last batch (trace::ReadAhead::batch_slot), below
@@ -87,6 +92,7 @@ class DirectThenAhead {
  private:
   DirectBatches direct_;
   std::size_t ahead_records_, depth_;
+  bool may_move_;
   bool in_kernel_ = false;
   Clock::duration decoding_{};
   std::optional<trace::ReadAhead> ahead_;

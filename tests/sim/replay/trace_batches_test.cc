@@ -36,7 +36,7 @@ std::vector<std::vector<std::uint32_t>> read_all(DirectThenAhead& source, int sw
 
 TEST(DirectThenAheadTest, SameKernelsAndRecordsWhereverTheReadingMoves) {
   test::FakeReader whole(3);
-  DirectThenAhead direct(whole, 64, 100, 2);
+  DirectThenAhead direct(whole, 64, 100, 2, true);
   const auto expected = read_all(direct, -1);
   EXPECT_FALSE(direct.reading_ahead());
   ASSERT_EQ(expected.size(), 3u);
@@ -45,15 +45,20 @@ TEST(DirectThenAheadTest, SameKernelsAndRecordsWhereverTheReadingMoves) {
   // is inside it, 17 at its end, 18 the next header, 20 inside kernel 2.
   for (const int at : {0, 1, 2, 16, 17, 18, 20, 60}) {
     test::FakeReader reader(3);
-    DirectThenAhead source(reader, 64, 100, 2);
+    DirectThenAhead source(reader, 64, 100, 2, true);
     EXPECT_EQ(read_all(source, at), expected) << "reading moved at call " << at;
     EXPECT_TRUE(source.reading_ahead());
   }
+  // Where the reading may not move (standard input, a sweep's replays), it stays.
+  test::FakeReader reader(3);
+  DirectThenAhead stays(reader, 64, 100, 2, false);
+  EXPECT_EQ(read_all(stays, 2), expected);
+  EXPECT_FALSE(stays.reading_ahead());
 }
 
 TEST(DirectThenAheadTest, AReadersErrorAfterTheMoveReachesTheReplay) {
   test::FakeReader reader(2, /*throw_at=*/1500);  // inside kernel 2
-  DirectThenAhead source(reader, 64, 100, 2);
+  DirectThenAhead source(reader, 64, 100, 2, true);
   KernelInfo k;
   ASSERT_TRUE(source.next_kernel(k));
   ASSERT_EQ(source.next_batch().size(), 64u);
