@@ -75,15 +75,16 @@ TEST(CaptureHostTest, StrideThatWouldWrapBelowZeroIsAList) {
   EXPECT_EQ(line_of(r), "0 STG 4 0 0 0 00000006 0x4,0x10\n");
 }
 
-TEST(CaptureHostTest, SortsByCtaWarpSequence) {
+TEST(CaptureHostTest, SortsInLockstepOrder) {
+  // (cta, warp, seq): every warp's seq-th record, by CTA then warp, before any warp's next.
   std::vector<cap::CaptureRecord> recs = {strided(1, 0, 0, 0x100, 4), strided(0, 1, 1, 0x200, 4),
                                           strided(0, 1, 0, 0x300, 4), strided(0, 0, 5, 0x400, 4)};
   cap::sort_records(recs);
   ASSERT_EQ(recs.size(), 4u);
-  EXPECT_EQ(recs[0].addr[0], 0x400u);
-  EXPECT_EQ(recs[1].addr[0], 0x300u);
+  EXPECT_EQ(recs[0].addr[0], 0x300u);
+  EXPECT_EQ(recs[1].addr[0], 0x100u);
   EXPECT_EQ(recs[2].addr[0], 0x200u);
-  EXPECT_EQ(recs[3].addr[0], 0x100u);
+  EXPECT_EQ(recs[3].addr[0], 0x400u);
 }
 
 TEST(CaptureHostTest, KernelLineHasKnownKeysThenExtras) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -137,7 +138,8 @@ TEST(KernelModelTest, StreamStrideCoversTheArrayOnceAtItsStride) {
   std::uint64_t count = 0;
   std::string first;
   gt::generate_records(spec, std::vector<std::uint64_t>{kBase}, {}, [&](const auto& r) {
-    if (count++ == 1) cap::append_record_line(r, first);
+    ++count;
+    if (r.cta == 0 && r.warp == 0 && r.seq == 1) cap::append_record_line(r, first);
   });
   EXPECT_EQ(count, gt::record_count(spec));
   // warp 0, iteration 1: element (0 + kStreamThreads) * 8
@@ -146,12 +148,28 @@ TEST(KernelModelTest, StreamStrideCoversTheArrayOnceAtItsStride) {
   EXPECT_EQ(first, want.str());
 }
 
+TEST(KernelModelTest, RecordsComeInLockstepOrder) {
+  // The capture's order (capture::record_less): seq, then CTA, then warp.
+  const auto& spec = *gt::find_spec(102);
+  std::optional<cap::CaptureRecord> prev;
+  std::uint64_t n = 0, out_of_order = 0;
+  gt::generate_records(spec, std::vector<std::uint64_t>{kBase}, {}, [&](const auto& r) {
+    if (prev && !cap::record_less(*prev, r)) ++out_of_order;
+    prev = r;
+    ++n;
+  });
+  EXPECT_EQ(n, gt::record_count(spec));
+  EXPECT_EQ(out_of_order, 0u);
+}
+
 TEST(KernelModelTest, AddAndCopyReadAndWriteTheSameElement) {
   const std::vector<std::uint64_t> abc = {0x100000000, 0x200000000, 0x300000000};
   std::uint64_t n = 0;
   std::vector<cap::CaptureRecord> head;
+  // Warp 0 of CTA 0's first six records (lockstep order puts every warp's first before them).
   gt::generate_records(*gt::find_spec(40), abc, {}, [&](const cap::CaptureRecord& r) {
-    if (n++ < 6) head.push_back(r);
+    ++n;
+    if (r.cta == 0 && r.warp == 0 && head.size() < 6) head.push_back(r);
   });
   EXPECT_EQ(n, gt::record_count(*gt::find_spec(40)));
   EXPECT_EQ(n, gt::kStreamElems / 32 * 3);

@@ -11,9 +11,13 @@
 ///   for (const auto& r : recs) gms::capture::append_record_line(r, text);
 ///
 /// Order: the device appends records in global execution order, which changes from run to run.
-/// The capture therefore writes them sorted by (cta, warp, seq, inst, mask), where `seq` is the
-/// per-warp program-order counter of the recording lane: every warp's records stay in program
-/// order, and warps follow each other by CTA and warp index. The text is not the execution order.
+/// The capture therefore writes them sorted by (seq, cta, warp, inst, mask), where `seq` is the
+/// per-warp program-order counter of the recording lane: the order of a lockstep schedule, every
+/// warp's seq-th memory instruction (warps by CTA, then warp index) before any warp's next. Every
+/// warp's records stay in program order. It is not the execution order, but the cached modes
+/// replay it as one: warps that run together interleave, as on the GPU, where grouping each warp's
+/// records (the order before) made a warp reuse its own lines at once and every other warp's
+/// lines only after its whole run (the H200's L1 window kernels then hit where the GPU missed).
 
 #include <algorithm>
 #include <array>
@@ -68,11 +72,11 @@ constexpr std::string_view op_mnemonic(std::uint8_t op) {
   return op < names.size() ? names[op] : std::string_view{"?"};
 }
 
-/// Strict weak order of the written trace: (cta, warp, seq, inst, mask).
+/// Strict weak order of the written trace: (seq, cta, warp, inst, mask).
 constexpr bool record_less(const CaptureRecord& a, const CaptureRecord& b) {
+  if (a.seq != b.seq) return a.seq < b.seq;
   if (a.cta != b.cta) return a.cta < b.cta;
   if (a.warp != b.warp) return a.warp < b.warp;
-  if (a.seq != b.seq) return a.seq < b.seq;
   if (a.inst != b.inst) return a.inst < b.inst;
   return a.mask < b.mask;
 }

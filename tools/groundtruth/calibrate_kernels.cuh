@@ -4,9 +4,10 @@
 /// the capture records (gt<ID>_<name><true>) or not (<false>, the run ncu profiles). The index
 /// arithmetic is in kernel_addressing.h; the host model of the same kernels is kernel_model.h.
 ///
-/// Every kernel keeps its loads alive with a store to `sink` guarded by the runtime flag
-/// `flag` (always 0), so that no store executes; repeated sweeps add `pass * zero` (zero is a
-/// runtime 0) to their addresses so the compiler cannot merge the passes.
+/// Every kernel keeps its loads alive with keep_alive(): a store to `sink` that runs only when
+/// the loaded bits equal `never`, which no zero-filled buffer holds, so that no store executes;
+/// repeated sweeps add `pass * zero` (zero is a runtime 0) to their addresses so the compiler
+/// cannot merge the passes.
 
 #include <cstdint>
 
@@ -25,10 +26,18 @@ struct KernelArgs {
   float* out = nullptr;           ///< written array (add_stream c, copy destination, stores)
   float* sink = nullptr;          ///< guarded by flag; never written
   std::uint64_t* info = nullptr;  ///< chase results; shared-array offset under capture
-  int flag = 0;
+  int flag = 0;                   ///< runtime 0: guards the shared kernels' never-run store
   std::uint64_t zero = 0;
+  std::uint32_t never = 0x7fc0deadu;  ///< a NaN's bits: no buffer holds it (all are zeroed)
   capture::DeviceCapture cap;
 };
+
+/// Keeps loaded data alive without a store that runs. The store is guarded by the data itself:
+/// guarded by the runtime flag alone, nvcc moved the loads under the guard, so none ran (ncu
+/// counted no requests on the H200 for the pattern, shared-memory and two strided kernels).
+__device__ inline void keep_alive(const KernelArgs& a, std::uint64_t i, std::uint32_t bits) {
+  if (bits == a.never) a.sink[i] = 1.0f;
+}
 
 template <bool C, int ID>
 __device__ void pattern_body(const KernelArgs& a) {
@@ -38,8 +47,7 @@ __device__ void pattern_body(const KernelArgs& a) {
     const float* p =
         reinterpret_cast<const float*>(reinterpret_cast<const char*>(a.in) + pattern_offset(ID, t));
     rec.record(0, CaptureOp::LDG, 4, p);
-    const float v = *p;
-    if (a.flag) a.sink[t] = v;
+    keep_alive(a, t, __float_as_uint(*p));
   }
 }
 
@@ -58,16 +66,17 @@ __device__ void smem_body(const KernelArgs& a) {
   constexpr std::uint32_t kSize = smem_access_bytes(ID);
   rec.record_address(0, CaptureOp::LDS, kSize,
                      static_cast<std::uint64_t>(__cvta_generic_to_shared(p)));
-  float v = 0;
+  std::uint32_t bits = 0;
   if constexpr (kSize == 4) {
-    v = *reinterpret_cast<const float*>(p);
+    bits = *reinterpret_cast<const std::uint32_t*>(p);
   } else if constexpr (kSize == 8) {
-    v = static_cast<float>(*reinterpret_cast<const unsigned long long*>(p));
+    const unsigned long long q = *reinterpret_cast<const unsigned long long*>(p);
+    bits = static_cast<std::uint32_t>(q ^ (q >> 32));
   } else {
     const uint4 q = *reinterpret_cast<const uint4*>(p);
-    v = static_cast<float>(q.x + q.y + q.z + q.w);
+    bits = q.x ^ q.y ^ q.z ^ q.w;
   }
-  if (a.flag) a.sink[t] = v;
+  keep_alive(a, t, bits);
 }
 
 template <bool C, int ID>
@@ -81,7 +90,7 @@ __device__ void stream_load_body(const KernelArgs& a) {
     rec.record(0, CaptureOp::LDG, 4, p);
     sum += *p;
   }
-  if (a.flag) a.sink[g] = sum;
+  keep_alive(a, g, __float_as_uint(sum));
 }
 
 template <bool C, int ID>
@@ -137,7 +146,7 @@ __device__ void reuse_body(const KernelArgs& a) {
       sum += *p;
     }
   }
-  if (a.flag) a.sink[blockIdx.x * kReuseBlock + threadIdx.x] = sum;
+  keep_alive(a, blockIdx.x * kReuseBlock + threadIdx.x, __float_as_uint(sum));
 }
 
 template <bool C, int ID>
@@ -155,7 +164,7 @@ __device__ void window_body(const KernelArgs& a) {
       sum += *p;
     }
   }
-  if (a.flag) a.sink[blockIdx.x * kWindowBlock + threadIdx.x] = sum;
+  keep_alive(a, blockIdx.x * kWindowBlock + threadIdx.x, __float_as_uint(sum));
 }
 
 __device__ inline std::uint64_t global_timer_ns() {
@@ -200,7 +209,7 @@ __device__ void chase_body(const KernelArgs& a) {
     }
     __syncwarp();
   }
-  if (a.flag) a.sink[lane] = static_cast<float>(acc);
+  keep_alive(a, lane, static_cast<std::uint32_t>(acc ^ (acc >> 32)));
 }
 
 /// X-macro of every kernel: X(id, name, body). The names must equal kernel_model.h's.

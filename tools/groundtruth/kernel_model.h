@@ -174,77 +174,79 @@ void generate_records(const KernelSpec& s, std::span<const std::uint64_t> bases,
     default:
       break;
   }
-  for (std::uint32_t cta = 0; cta < s.grid; ++cta) {
-    const std::uint32_t sm = sm_of(cta);
-    for (std::uint32_t w = 0; w < warps_per_cta; ++w) {
-      const std::uint64_t g0 = std::uint64_t{cta} * s.block + w * 32;  // thread of lane 0
-      std::uint32_t seq = 0;
-      switch (s.family) {
-        case Family::StreamLoad:
-        case Family::StreamStore: {
-          const std::uint32_t stride = stream_stride_elems(s.id);
-          const CaptureOp op = s.family == Family::StreamLoad ? CaptureOp::LDG : CaptureOp::STG;
-          for (std::uint64_t k = 0; k < stream_iterations(stride); ++k)
-            emit(capture::make_record(cta, w, seq++, 0, op, 4, kAll, sm, [&](int t) {
+  if (s.family == Family::Chase) {  // one warp: its records in program order
+    std::uint32_t seq = 0;
+    for (int f = 0; f < kChaseFootprints; ++f) {
+      const std::uint64_t region = b0 + chase_region_offset(f);
+      for (std::uint64_t i = 0; i < chase_warmup_iterations(f); ++i)
+        emit(capture::make_record(0, 0, seq++, 0, CaptureOp::LDG, 8, kAll, sm_of(0), [&](int t) {
+          return region + (i * 32 + static_cast<std::uint64_t>(t)) * kChaseLineBytes;
+        }));
+      const std::vector<std::uint32_t> ring =
+          chase_ring(chase_footprint_bytes(f) / kChaseLineBytes);
+      std::uint32_t node = 0;
+      for (std::uint32_t k = 0; k < kChaseSteps; ++k) {
+        emit(capture::make_record(0, 0, seq++, 1, CaptureOp::LDG, 8, 1u, sm_of(0), [&](int) {
+          return region + std::uint64_t{node} * kChaseLineBytes;
+        }));
+        node = ring[node];
+      }
+      emit(capture::make_record(0, 0, seq++, 2, CaptureOp::STG, 16, 1u, sm_of(0),
+                                [&](int) { return base_at(1) + 16 * std::uint64_t(f); }));
+    }
+    return;
+  }
+  // Every other kernel gives each warp the same number of records: emitted in the capture's
+  // lockstep order (capture::record_less), the seq-th record of every warp, by CTA and warp,
+  // before any warp's next.
+  const std::uint64_t warps = std::uint64_t{s.grid} * warps_per_cta;
+  const std::uint64_t per_warp = record_count(s) / warps;
+  const bool add = s.family == Family::AddStream;
+  const std::uint32_t per_element = add ? 3 : 2;  // AddStream: a, b, c; Copy: src, dst
+  for (std::uint64_t k = 0; k < per_warp; ++k) {
+    const auto seq = static_cast<std::uint32_t>(k);
+    for (std::uint32_t cta = 0; cta < s.grid; ++cta) {
+      const std::uint32_t sm = sm_of(cta);
+      for (std::uint32_t w = 0; w < warps_per_cta; ++w) {
+        const std::uint64_t g0 = std::uint64_t{cta} * s.block + w * 32;  // thread of lane 0
+        switch (s.family) {
+          case Family::StreamLoad:
+          case Family::StreamStore: {
+            const std::uint32_t stride = stream_stride_elems(s.id);
+            const CaptureOp op = s.family == Family::StreamLoad ? CaptureOp::LDG : CaptureOp::STG;
+            emit(capture::make_record(cta, w, seq, 0, op, 4, kAll, sm, [&](int t) {
               return b0 + 4 * stream_element(g0 + t, k, stride);
             }));
-          break;
-        }
-        case Family::AddStream:
-        case Family::Copy: {
-          const bool add = s.family == Family::AddStream;
-          for (std::uint64_t k = 0; k < stream_iterations(1); ++k) {
-            const std::uint64_t e = stream_element(g0, k, 1);
-            auto at = [&](std::uint64_t base) { return [=](int t) { return base + 4 * (e + t); }; };
-            emit(capture::make_record(cta, w, seq++, 0, CaptureOp::LDG, 4, kAll, sm, at(b0)));
-            if (add)
-              emit(capture::make_record(cta, w, seq++, 1, CaptureOp::LDG, 4, kAll, sm,
-                                        at(base_at(1))));
-            emit(capture::make_record(cta, w, seq++, add ? 2 : 1, CaptureOp::STG, 4, kAll, sm,
-                                      at(base_at(add ? 2 : 1))));
+            break;
           }
-          break;
-        }
-        case Family::Reuse: {
-          const std::uint32_t gw = cta * warps_per_cta + w;
-          for (std::uint32_t p = 0; p < kReusePasses; ++p)
-            for (std::uint32_t c = 0; c < kReuseChunks; ++c)
-              emit(capture::make_record(cta, w, seq++, 0, CaptureOp::LDG, 4, kAll, sm, [&](int t) {
-                return b0 + reuse_offset(gw, c, static_cast<std::uint32_t>(t));
-              }));
-          break;
-        }
-        case Family::Window: {
-          for (std::uint32_t sw = 0; sw < kWindowSweeps; ++sw)
-            for (std::uint32_t i = 0; i < window_iterations(s.id); ++i)
-              emit(capture::make_record(cta, w, seq++, 0, CaptureOp::LDG, 4, kAll, sm, [&](int t) {
-                return b0 + window_offset(s.id, cta, i, w * 32 + static_cast<std::uint32_t>(t));
-              }));
-          break;
-        }
-        case Family::Chase: {
-          for (int f = 0; f < kChaseFootprints; ++f) {
-            const std::uint64_t region = b0 + chase_region_offset(f);
-            for (std::uint64_t i = 0; i < chase_warmup_iterations(f); ++i)
-              emit(capture::make_record(cta, w, seq++, 0, CaptureOp::LDG, 8, kAll, sm, [&](int t) {
-                return region + (i * 32 + static_cast<std::uint64_t>(t)) * kChaseLineBytes;
-              }));
-            const std::vector<std::uint32_t> ring =
-                chase_ring(chase_footprint_bytes(f) / kChaseLineBytes);
-            std::uint32_t node = 0;
-            for (std::uint32_t k = 0; k < kChaseSteps; ++k) {
-              emit(capture::make_record(cta, w, seq++, 1, CaptureOp::LDG, 8, 1u, sm, [&](int) {
-                return region + std::uint64_t{node} * kChaseLineBytes;
-              }));
-              node = ring[node];
-            }
-            emit(capture::make_record(cta, w, seq++, 2, CaptureOp::STG, 16, 1u, sm,
-                                      [&](int) { return base_at(1) + 16 * std::uint64_t(f); }));
+          case Family::AddStream:
+          case Family::Copy: {
+            const std::uint64_t e = stream_element(g0, k / per_element, 1);
+            const auto j = static_cast<std::uint32_t>(k % per_element);  // the inst
+            const CaptureOp op = j + 1 == per_element ? CaptureOp::STG : CaptureOp::LDG;
+            const std::uint64_t base = base_at(j);
+            emit(capture::make_record(cta, w, seq, j, op, 4, kAll, sm,
+                                      [&](int t) { return base + 4 * (e + t); }));
+            break;
           }
-          break;
+          case Family::Reuse: {
+            const std::uint32_t gw = cta * warps_per_cta + w;
+            const auto c = static_cast<std::uint32_t>(k % kReuseChunks);
+            emit(capture::make_record(cta, w, seq, 0, CaptureOp::LDG, 4, kAll, sm, [&](int t) {
+              return b0 + reuse_offset(gw, c, static_cast<std::uint32_t>(t));
+            }));
+            break;
+          }
+          case Family::Window: {
+            const auto i = static_cast<std::uint32_t>(k % window_iterations(s.id));
+            emit(capture::make_record(cta, w, seq, 0, CaptureOp::LDG, 4, kAll, sm, [&](int t) {
+              return b0 + window_offset(s.id, cta, i, w * 32 + static_cast<std::uint32_t>(t));
+            }));
+            break;
+          }
+          default:
+            break;
         }
-        default:
-          break;
       }
     }
   }

@@ -10,8 +10,9 @@ METRICS      comma-separated metric names, the CSV's columns after kernel_id,nam
 
 Every row comes from one profiled launch; the kernel id is read from the kernel name
 (gt<ID>_<name>). Values are copied as ncu printed them, without thousands separators. A metric
-ncu did not report stays empty; nothing is computed or filled in. Exits 1 when a kernel of the
-list has no row, has two rows, or a metric column is missing.
+ncu did not report (ncu drops a name it does not know without an error) keeps its column, empty,
+with a warning; nothing is computed or filled in. Exits 1 when a kernel of the list has no row,
+has two rows, or no metric at all was reported.
 """
 import csv
 import re
@@ -40,9 +41,11 @@ def main():
     header = rows[0]
     col = {h: i for i, h in enumerate(header)}
     errors = []
-    for m in metrics:
-        if m not in col:
-            errors.append("metric column missing from ncu output: " + m)
+    missing = [m for m in metrics if m not in col]
+    for m in missing:
+        sys.stderr.write("ncu_to_csv: warning: ncu reported no " + m + "; its column stays empty\n")
+    if len(missing) == len(metrics):
+        errors.append("none of the metrics is in the ncu output")
     kname = col.get("Kernel Name")
     if kname is None:
         errors.append("no 'Kernel Name' column")
@@ -63,7 +66,7 @@ def main():
         if kid in out:
             errors.append("kernel id %d was profiled twice" % kid)
             continue
-        out[kid] = [r[col[x]].replace(",", "").strip() for x in metrics]
+        out[kid] = [r[col[x]].replace(",", "").strip() if x in col else "" for x in metrics]
     for kid in names:
         if kid not in out:
             errors.append("kernel id %d (%s) has no ncu row" % (kid, names[kid]))
