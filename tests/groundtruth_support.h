@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 #include "sim/report/tidy_csv.h"
+#include "tools/study/ncu_metric_names.h"
 
 namespace gms::test {
 
@@ -58,7 +59,7 @@ inline CounterTable load_counters_csv(const std::string& path) {
   CounterTable t;
   std::ifstream in(path);
   if (!in) {
-    t.reason = path + " does not exist (the GPU capture is pending: tests/groundtruth/PENDING.md)";
+    t.reason = path + " does not exist (docs/groundtruth.md says how to capture it)";
     return t;
   }
   std::string line;
@@ -94,7 +95,7 @@ inline CounterTable load_counters_csv(const std::string& path) {
                    header[i] + " is not a number";
         return t;
       }
-      r.metrics[header[i]] = v;
+      r.metrics[canonical_metric(header[i])] = v;
     }
     t.rows.push_back(std::move(r));
   }
@@ -133,8 +134,8 @@ struct Capture {
 };
 
 /// What the ground-truth folder `dir` holds. tools/groundtruth/capture.sh writes
-/// h200_counters.csv, traces/, h200_latency.csv and README.md there (PENDING.md is what stands
-/// in their place before); without any of them there is no capture. A capture is malformed when
+/// h200_counters.csv, traces/, h200_latency.csv and README.md there; without any of them there
+/// is no capture. A capture is malformed when
 /// its counters CSV is missing, unreadable or has no rows, or when no row has a trace.
 inline Capture open_capture(const std::string& dir) {
   Capture c;
@@ -149,8 +150,8 @@ inline Capture open_capture(const std::string& dir) {
     if (other.empty() && std::filesystem::exists(p, ec)) other = p.string();
   if (!have_csv && other.empty()) {
     c.reason = "no capture in " + dir +
-               " (none of h200_counters.csv, traces/, h200_latency.csv, README.md): the GPU "
-               "capture is pending, see tests/groundtruth/PENDING.md";
+               " (none of h200_counters.csv, traces/, h200_latency.csv, README.md): "
+               "docs/groundtruth.md says how to capture one";
     return c;
   }
   c.state = CaptureState::Malformed;

@@ -1,4 +1,5 @@
 #include "tools/study/ncu_csv.h"
+#include "tools/study/ncu_metric_names.h"
 
 #include <cstdlib>
 #include <sstream>
@@ -126,7 +127,7 @@ MeasuredTable parse_measured_csv(const std::string& text, const std::string& ori
         t.kernels.push_back({cells[0], cells[name_col], {}, static_cast<int>(i + 1)});
       double v = 0;
       if (parse_value(cells[metric_value], v))
-        t.kernels.back().metrics[cells[metric_name]] =
+        t.kernels.back().metrics[canonical_metric(cells[metric_name])] =
             v * (metric_unit >= 0 ? unit_scale(cells[metric_unit]) : 1.0);
       continue;
     }
@@ -134,7 +135,7 @@ MeasuredTable parse_measured_csv(const std::string& text, const std::string& ori
     for (std::size_t c = static_cast<std::size_t>(first_metric); c < cells.size(); ++c) {
       double v = 0;
       if (static_cast<int>(c) == name_col || !parse_value(cells[c], v)) continue;
-      k.metrics[cols[c]] = v * scale[c];
+      k.metrics[canonical_metric(cols[c])] = v * scale[c];
     }
     t.kernels.push_back(std::move(k));
   }

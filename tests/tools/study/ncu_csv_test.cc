@@ -55,6 +55,18 @@ TEST(NcuCsvTest, GroundtruthLayoutKeepsIdsAndLeavesEmptyCellsOut) {
   EXPECT_EQ(t.kernels[0].metrics.count("dram__bytes_read.sum"), 0u);
 }
 
+TEST(NcuCsvTest, TheHitRateIsReadUnderOneNameWhicheverNcuPrinted) {
+  // ncu 2025.3 names it l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct (the H200 capture).
+  const std::string raw =
+      "\"ID\",\"Kernel Name\",\"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct\"\n"
+      "\"0\",\"k\",\"87.5\"\n";
+  const MeasuredTable t = parse_measured_csv(raw, "new.csv");
+  ASSERT_EQ(t.kernels.size(), 1u);
+  EXPECT_DOUBLE_EQ(
+      t.kernels[0].metrics.at("l1tex__t_sector_hit_rate_pipe_lsu_mem_global_op_ld.pct"), 87.5);
+  EXPECT_EQ(t.kernels[0].metrics.size(), 1u);
+}
+
 TEST(NcuCsvTest, ErrorsNameTheFileAndLine) {
   auto message = [](const std::string& text) {
     try {
