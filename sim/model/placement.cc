@@ -48,9 +48,9 @@ KernelPlacement place_kernel(const KernelInfo& kernel, const SimConfig& cfg) {
   // resident CTAs' shared memory and at least l1.default_carveout_kb. A recorded carve-out
   // (`carveout_kb`, exactly, or `carveout_pct` of the largest,
   // cudaFuncAttributePreferredSharedMemoryCarveout, rounded up to a supported size and at least one
-  // CTA's need) is what the launch gets, and the resident CTAs are those whose shared memory fits
-  // it: 6 KB (+1 KB reserved) per CTA in an 8 KB carve-out is one CTA per SM, the occupancy
-  // gpu-stream sets this way.
+  // CTA's need and l1.default_carveout_kb) is what the launch gets, and the resident CTAs are those
+  // whose shared memory fits it: 6 KB (+1 KB reserved) per CTA in an 8 KB carve-out is one CTA per
+  // SM, the occupancy gpu-stream sets this way.
   auto round_up = [&](std::uint64_t bytes) {
     for (std::uint32_t c : l1.carveouts_kb)
       if (std::uint64_t{c} * 1024 >= bytes) return c;
@@ -68,8 +68,12 @@ KernelPlacement place_kernel(const KernelInfo& kernel, const SimConfig& cfg) {
     p.carveout_from_trace = true;
   } else if (kernel_param(kernel, "carveout_pct", pct)) {
     if (pct > 100) fail("kernel {}: carveout_pct={} is above 100", kernel.id, pct);
-    carveout = round_up(
-        std::max(smem_per_cta, (std::uint64_t{l1.carveouts_kb.back()} * 1024 * pct + 99) / 100));
+    // At least l1.default_carveout_kb, as with no preference: on the H200 (driver 580) launches
+    // asking 0% got the 32 KiB configuration (tests/groundtruth, kernels 103-106:
+    // ncu launch__shared_mem_config_size = 32768).
+    carveout =
+        round_up(std::max({smem_per_cta, std::uint64_t{l1.default_carveout_kb} * 1024,
+                           (std::uint64_t{l1.carveouts_kb.back()} * 1024 * pct + 99) / 100}));
     p.carveout_from_trace = true;
   } else {
     carveout =

@@ -26,8 +26,9 @@ TEST(PlacementTest, NoSharedMemoryGetsTheDefaultCarveout) {
   EXPECT_EQ(p.resident_ctas_per_sm, 8u);  // 2048 threads / 256
   EXPECT_EQ(p.carveout_kb, 32u);
   EXPECT_EQ(p.l1_bytes, 224u * 1024);
-  // A recorded preference overrides it; with default 0 the whole array is L1 (V100).
-  EXPECT_EQ(place_kernel(kernel(256, 0, {{"carveout_pct", "0"}}), cfg).l1_bytes, 256u * 1024);
+  // A recorded preference below it still gets it: on the H200 a launch asking 0% got the 32 KiB
+  // configuration (tests/groundtruth, kernels 103-106); with default 0 the whole array is L1.
+  EXPECT_EQ(place_kernel(kernel(256, 0, {{"carveout_pct", "0"}}), cfg).l1_bytes, 224u * 1024);
   cfg = load_config({{}, {"l1.default_carveout_kb=0"}});
   EXPECT_EQ(place_kernel(kernel(256, 0), cfg).l1_bytes, 256u * 1024);
   // Rounded up to a supported size (the largest when none holds it), so a sweep of
@@ -77,13 +78,20 @@ TEST(PlacementTest, RecordedCarveoutLimitsResidentCtas) {
   EXPECT_EQ(one.l1_bytes, 248u * 1024);
   EXPECT_EQ(place_kernel(kernel(64, 6 * 1024, {{"carveout_kb", "16"}}), cfg).resident_ctas_per_sm,
             2u);
-  // A percentage: 4% of 228 KiB = 9.2 KiB -> the 16 KiB carve-out, two CTAs.
+  // A percentage: 4% of 228 KiB = 9.2 KiB, raised to the default's 32 KiB: four CTAs.
   const KernelPlacement pct = place_kernel(kernel(64, 6 * 1024, {{"carveout_pct", "4"}}), cfg);
-  EXPECT_EQ(pct.carveout_kb, 16u);
-  EXPECT_EQ(pct.resident_ctas_per_sm, 2u);
-  // 0% still gets one CTA's need (rounded up to 8 KiB).
+  EXPECT_EQ(pct.carveout_kb, 32u);
+  EXPECT_EQ(pct.resident_ctas_per_sm, 4u);
+  // 0% as well; 50% of 228 KiB = 114 KiB -> 132 KiB, 18 CTAs of 7 KiB.
   EXPECT_EQ(place_kernel(kernel(64, 6 * 1024, {{"carveout_pct", "0"}}), cfg).resident_ctas_per_sm,
-            1u);
+            4u);
+  EXPECT_EQ(place_kernel(kernel(64, 6 * 1024, {{"carveout_pct", "50"}}), cfg).resident_ctas_per_sm,
+            18u);
+  // Without the floor (l1.default_carveout_kb=0), 4% is the 16 KiB carve-out: two CTAs.
+  const SimConfig no_floor = load_config({{}, {"l1.default_carveout_kb=0"}});
+  EXPECT_EQ(
+      place_kernel(kernel(64, 6 * 1024, {{"carveout_pct", "4"}}), no_floor).resident_ctas_per_sm,
+      2u);
   // Without a recorded carve-out the driver makes room for all of them.
   const KernelPlacement free = place_kernel(kernel(64, 6 * 1024), cfg);
   EXPECT_EQ(free.resident_ctas_per_sm, 32u);
