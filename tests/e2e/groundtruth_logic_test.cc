@@ -54,7 +54,7 @@ const std::vector<CheckResult (*)(const Capture&)> kChecks = {
 
 TEST(GroundtruthLogicTest, NoCaptureAtAllSkipsSayingSo) {
   TempDir dir;
-  write(dir, "PENDING.md", "capture pending\n");
+  write(dir, "notes.txt", "no capture here\n");
   for (auto check : kChecks) {
     const Verdict v = run_check(dir.path.string(), check);
     EXPECT_TRUE(v.skip);
@@ -158,6 +158,29 @@ TEST(GroundtruthLogicTest, ACheckThatComparedNothingFails) {
   write(dir, "h200_counters.csv", std::string(kGlobalHeader) + "1,unit,,,,\n");
   const Verdict v = run_check(dir.path.string(), check_global_requests_and_sectors);
   EXPECT_TRUE(mentions(v, "compared nothing")) << all(v);
+}
+
+TEST(GroundtruthLogicTest, AKnownGapMustStayAGap) {
+  // One warp reads the same 128 bytes twice: cached, 4 sector misses then 4 hits, 50%.
+  TempDir dir;
+  write(dir, "traces/100-window.wtrace",
+        "#wtrace 1\n#kernel id=100 name=window grid=1,1,1 block=32,1,1\n"
+        "0 LDG 4 - 0 0 ffffffff @0x10000:4\n0 LDG 4 - 0 0 ffffffff @0x10000:4\n");
+  const std::string header =
+      "kernel_id,name,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct\n";
+  const KnownGap gaps[] = {{100, "global_load.l1_hit_rate (%)", "a test's gap"}};
+  auto check = [&](const Capture& c) { return check_cached_windows_with_gaps(c, gaps); };
+  write(dir, "h200_counters.csv", header + "100,window,0\n");  // 50 points off: still a gap
+  Verdict v = run_check(dir.path.string(), check);
+  EXPECT_TRUE(v.failures.empty()) << all(v);
+  write(dir, "h200_counters.csv", header + "100,window,52\n");  // within 5 points: closed
+  v = run_check(dir.path.string(), check);
+  EXPECT_TRUE(mentions(v, "known gap (a test's gap) is closed")) << all(v);
+  // Without the entry the same counters are checked as usual.
+  write(dir, "h200_counters.csv", header + "100,window,0\n");
+  v = run_check(dir.path.string(),
+                [](const Capture& c) { return check_cached_windows_with_gaps(c, {}); });
+  EXPECT_TRUE(mentions(v, "global_load.l1_hit_rate (%) simulated 50, measured 0")) << all(v);
 }
 
 TEST(GroundtruthLogicTest, AReplayThatFailsIsAFailure) {
