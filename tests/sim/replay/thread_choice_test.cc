@@ -1,6 +1,6 @@
 // The threads rule (sim/replay/thread_choice.h) and the dispatcher that applies it
-// (sim/replay/simulator.h): what the rule reads of a trace, the threads it picks, and that a
-// chosen count replays exactly what one thread does.
+// (sim/replay/simulator.h): the threads it picks, and that a chosen count replays exactly what
+// one thread does.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -24,12 +24,10 @@
 namespace gms {
 namespace {
 
-/// A wtrace of `records` full-warp 4-byte loads, lane i at base + i * stride, one warp per CTA,
-/// and as many shared-memory loads of 32 sectors' span (which the rule must skip). The file's
-/// name carries the process and the test, since CTest runs these tests side by side; the files
-/// are removed when the process ends.
-std::string write_trace(const std::string& name, std::int64_t stride, int records,
-                        bool with_shared = false) {
+/// A wtrace of `records` full-warp 4-byte loads, lane i at base + i * stride, one warp per CTA. The
+/// file's name carries the process and the test, since CTest runs these tests side by side; the
+/// files are removed when the process ends.
+std::string write_trace(const std::string& name, std::int64_t stride, int records) {
   struct RemovedAtExit {
     std::vector<std::filesystem::path> files;
     ~RemovedAtExit() {
@@ -47,7 +45,6 @@ std::string write_trace(const std::string& name, std::int64_t stride, int record
   for (int r = 0; r < records; ++r) {
     out << fmt::format("0 LDG 4 - {} 0 ffffffff @0x{:x}:{}\n", r % 64,
                        0x7f0000000000ull + static_cast<unsigned long long>(r) * 32 * 4096, stride);
-    if (with_shared) out << fmt::format("1 LDS 4 - {} 0 ffffffff @0x0:128\n", r % 64);
   }
   return path.string();
 }
@@ -56,27 +53,7 @@ unsigned cores() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-TEST(ThreadChoiceTest, TheSampleCountsDistinctSectorsOfGlobalRecords) {
-  const std::string unit = write_trace("gms_choice_unit.wtrace", 4, 100, true);
-  const TraceSample s = sample_trace({unit});
-  EXPECT_EQ(s.records, 100u);                   // the 100 LDS records are not global accesses
-  EXPECT_DOUBLE_EQ(s.sectors_per_record, 4.0);  // 32 lanes x 4 bytes: 128 bytes, 4 sectors
-
-  const std::string scattered = write_trace("gms_choice_scattered.wtrace", 128, 100);
-  EXPECT_DOUBLE_EQ(sample_trace({scattered}).sectors_per_record, 32.0);
-  const std::string pairs = write_trace("gms_choice_pairs.wtrace", 16, 100);
-  EXPECT_DOUBLE_EQ(sample_trace({pairs}).sectors_per_record, 16.0);  // two lanes per sector
-
-  const std::string many = write_trace("gms_choice_many.wtrace", 4, 3 * kSampleRecords);
-  EXPECT_EQ(sample_trace({many}).records, kSampleRecords);
-  // Shared-memory records count towards the bound: half of the first kSampleRecords are global.
-  const std::string mixed = write_trace("gms_choice_mixed.wtrace", 4, kSampleRecords, true);
-  EXPECT_EQ(sample_trace({mixed}).records, kSampleRecords / 2);
-  EXPECT_EQ(sample_trace({"-"}).records, 0u);  // standard input cannot be read twice
-  EXPECT_EQ(sample_trace({}).records, 0u);
-}
-
-TEST(ThreadChoiceTest, ACachedReplayTakesTwoOneOfScatteredWarpsAndAColdOneEveryCore) {
+TEST(ThreadChoiceTest, ACachedReplayTakesTwoAndAColdOneEveryCore) {
   const SimConfig cfg = load_config({});
   const std::string scattered = write_trace("gms_choice_scattered.wtrace", 128, 200);
   const std::string unit = write_trace("gms_choice_unit.wtrace", 4, 200);
@@ -87,9 +64,8 @@ TEST(ThreadChoiceTest, ACachedReplayTakesTwoOneOfScatteredWarpsAndAColdOneEveryC
   EXPECT_EQ(replay_threads(cfg, opts, {scattered}), std::min(2u, cores()));
   opts.mode = SimMode::Both;
   EXPECT_EQ(replay_threads(cfg, opts, {scattered}), std::min(2u, cores()));
-  opts.max_threads = 0;  // one per core
-  EXPECT_EQ(replay_threads(cfg, opts, {scattered}), cores());
-  // The pipeline of two for every other cached replay.
+  opts.max_threads = 0;  // one per core: still the pipeline of two, scattered warps too
+  EXPECT_EQ(replay_threads(cfg, opts, {scattered}), std::min(2u, cores()));
   EXPECT_EQ(replay_threads(cfg, opts, {unit}), std::min(2u, cores()));
   EXPECT_EQ(replay_threads(cfg, opts, {}), std::min(2u, cores()));     // a reader without a path
   EXPECT_EQ(replay_threads(cfg, opts, {"-"}), std::min(2u, cores()));  // standard input
