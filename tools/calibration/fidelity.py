@@ -7,7 +7,10 @@ usage: fidelity.py [--bin build/gpumemsim] [--quick] [--check BOUNDS] [--write-b
 For each curve (tests/fidelity/boards.txt names its preset and board), every published point is
 rebuilt with `gpumemsim gen` and replayed with `gpumemsim run --mode cached --format json`:
 
-- latency_*: `gen pointer_chase` with gpu-latency's chain (8-byte elements 64 bytes apart, the
+- latency_* (method gms-capture, latency_h200): the project's own H200 chase, replayed from
+  its captured addresses (capture_chase_traces): per footprint, the warp's warm-up as one
+  kernel, then lane 0's chase as another (loads_in_flight=1), the L2 kept across the two.
+- latency_* (the others): `gen pointer_chase` with gpu-latency's chain (8-byte elements 64 bytes apart, the
   chain lengths its loop makes), a warm-up lap then max(LEN, 1e6) loads as gpu-latency makes,
   one warp, the L2 kept across the two kernels (as the hardware keeps it across launches); on a
   preset with L2 partitions, two warm-up laps (see latency_curve).
@@ -315,6 +318,10 @@ def latency_points(name, head, rows):
             out.append((kb, r[2], ["--elem", "8", "--stride", "8", "--footprint",
                                    str(lengths[kb] * 64)], lengths[kb]))
         return out
+    if method == "gms-capture":
+        # The project's own chase (tests/groundtruth): replayed from its captured addresses
+        # (capture_chase_traces), not rebuilt with gen.
+        return [(r[0] / 1024, r[3], None, None) for r in rows]
     if method == "ai-kernels":
         # One thread; 4-byte ints, one per 128-byte line (stride 32 ints): N bytes make
         # N / 128 lines (the benchmark's M = N / 4 / 32, truncated).
@@ -343,6 +350,46 @@ def method_cycles(head):
     return l1_plateau("latency_h100_sxm") - l1_plateau("latency_h100_pcie")
 
 
+CAPTURED_CHASE = ROOT / "tests" / "groundtruth" / "traces" / "110-ptrchase.wtrace.zst"
+
+
+def capture_chase_traces(sim):
+    """{footprint bytes: (warm-up trace, chase trace, loads)} from the captured pointer chase
+    (calibrate_kernels.cuh chase_body): per footprint, in program order, the warp's warm-up
+    loads (inst 0), lane 0's chase (inst 1) and its store of the timings (inst 2). Each
+    footprint's warm-up becomes a kernel of its own and its chase another, with
+    loads_in_flight=1 (every address is the previous load's value); the store is left out, as
+    the timed loop leaves it out."""
+    text = sim.call([sim.bin, "convert", str(CAPTURED_CHASE), "-"])
+    kernel = next(l for l in text.splitlines() if l.startswith("#kernel"))
+    records = [l for l in text.splitlines() if l and not l.startswith("#")]
+    out, i = {}, 0
+    while i < len(records):
+        warm, chase = [], []
+        while i < len(records) and records[i].split()[0] == "0":
+            warm.append(records[i])
+            i += 1
+        while i < len(records) and records[i].split()[0] == "1":
+            chase.append(records[i])
+            i += 1
+        while i < len(records) and records[i].split()[0] == "2":
+            i += 1
+        if not warm or not chase:
+            fail(f"{CAPTURED_CHASE}: not a warm-up then a chase per footprint near record {i}")
+        footprint = len(warm) * 32 * 128  # the warm-up reads each 128-byte line once
+        block = dict(kv.split("=", 1) for kv in kernel.split()[1:] if "=" in kv)["block"]
+        paths = []
+        for n, (name, recs, extra) in enumerate(((
+                "warm", warm, ""), ("chase", chase, " loads_in_flight=1")), 1):
+            sim.n += 1
+            path = sim.tmp / f"t{sim.n}.wtrace"
+            path.write_text(f"#wtrace 1\n#kernel id={n} name={name} grid=1,1,1 block={block}"
+                            f"{extra}\n" + "\n".join(recs) + "\n")
+            paths.append(path)
+        out[footprint] = (paths[0], paths[1], len(chase))
+    return out
+
+
 def latency_curve(sim, name, preset, sets, head, rows, quick):
     l2_kb = int(ini_value(preset, "l2", "size_kb"))
     pts = [p for p in latency_points(name, head, rows) if 8 <= p[0] <= 4 * l2_kb]
@@ -351,6 +398,17 @@ def latency_curve(sim, name, preset, sets, head, rows, quick):
         # nothing of the chain and the warm-up lap has warmed the L2, 100k loads per point
         pts = [p for i, p in enumerate(pts) if i % 3 == 0 and p[0] <= 2 * l2_kb]
     sets = ["l2.persist_across_kernels=true", *sets]
+    if head.get("method") == "gms-capture":
+        # The captured addresses: the warm-up the GPU ran, then its chase of `steps` loads.
+        captured = capture_chase_traces(sim)
+        out = []
+        for kb, published, _, _ in pts:
+            warm, chase, loads = captured[int(kb * 1024)]
+            rep = sim.run(chase, preset, sets, [warm])
+            t = rep["kernels"][-1]["totals"]["time"]
+            clock = float(rep["config"]["gpu"]["clock_mhz"]) / 1000
+            out.append((kb, published, (t["estimate_ns"] - t["overhead_ns"]) * clock / loads))
+        return out
     # With near/far L2 partitions a far line is copied into the reader's partition on its second
     # read: one warm-up lap leaves the far half of the chain uncopied. gpu-latency reports the
     # minimum of 7 launches after its warm-up, the steady state (AI_kernels' 2^25 loads are
@@ -561,6 +619,8 @@ def main():
                     [(kb, s) for kb, _, s in pts])
                 res = {"mae": mae([(p, s) for _, p, s in pts])}
                 for i, edge in enumerate(("l1_edge", "l2_edge")):
+                    if i == 0 and pts and pts[0][0] >= 1024:
+                        continue  # a curve that starts in the L2 (latency_h200) has no L1 edge
                     if e_pub[i] and e_sim[i]:
                         res[edge] = 100.0 * abs(e_sim[i] - e_pub[i]) / e_pub[i]
                     else:
