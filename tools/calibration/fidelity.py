@@ -362,6 +362,7 @@ def capture_chase_traces(sim):
     the timed loop leaves it out."""
     text = sim.call([sim.bin, "convert", str(CAPTURED_CHASE), "-"])
     kernel = next(l for l in text.splitlines() if l.startswith("#kernel"))
+    block = dict(kv.split("=", 1) for kv in kernel.split()[1:] if "=" in kv)["block"]
     records = [l for l in text.splitlines() if l and not l.startswith("#")]
     out, i = {}, 0
     while i < len(records):
@@ -377,7 +378,6 @@ def capture_chase_traces(sim):
         if not warm or not chase:
             fail(f"{CAPTURED_CHASE}: not a warm-up then a chase per footprint near record {i}")
         footprint = len(warm) * 32 * 128  # the warm-up reads each 128-byte line once
-        block = dict(kv.split("=", 1) for kv in kernel.split()[1:] if "=" in kv)["block"]
         paths = []
         for n, (name, recs, extra) in enumerate(((
                 "warm", warm, ""), ("chase", chase, " loads_in_flight=1")), 1):

@@ -24,7 +24,7 @@ struct KernelArgs {
   const float* in = nullptr;      ///< input (patterns, streams, windows; chase rings)
   const float* in2 = nullptr;     ///< second input (add_stream b)
   float* out = nullptr;           ///< written array (add_stream c, copy destination, stores)
-  float* sink = nullptr;          ///< guarded by flag; never written
+  float* sink = nullptr;          ///< written only by keep_alive's never-taken branch
   std::uint64_t* info = nullptr;  ///< chase results; shared-array offset under capture
   int flag = 0;                   ///< runtime 0: guards the shared kernels' never-run store
   std::uint64_t zero = 0;
