@@ -113,7 +113,8 @@ struct EnumNames<ReplacementKind> {
       {ReplacementKind::Lru, "lru"},
       {ReplacementKind::Fifo, "fifo"},
       {ReplacementKind::Random, "random"},
-      {ReplacementKind::Srrip, "srrip"}};
+      {ReplacementKind::Srrip, "srrip"},
+      {ReplacementKind::Nru, "nru"}};
 };
 template <>
 struct EnumNames<SliceHash> {
@@ -221,7 +222,7 @@ const std::vector<KeySpec>& key_table() {
       key("l1.caches_global_loads", "bool",
           "global loads allocate in L1 (false: they bypass it to L2)",
           GMS_MEMBER(l1.caches_global_loads)),
-      key("l1.policy", "-", "L1 replacement: lru, fifo, random, srrip", GMS_MEMBER(l1.policy)),
+      key("l1.policy", "-", "L1 replacement: lru, fifo, random, srrip, nru", GMS_MEMBER(l1.policy)),
       key("l1.seed", "-", "seed of the random policy", GMS_MEMBER(l1.seed)),
       key("l1.sectors_per_cycle", "sectors/clk",
           "L1 data throughput per SM, 32-byte sectors per cycle", GMS_MEMBER(l1.sectors_per_cycle)),
@@ -246,7 +247,7 @@ const std::vector<KeySpec>& key_table() {
           GMS_MEMBER(l2.dram_fetch_bytes)),
       key("l2.persist_across_kernels", "bool", "keep L2 contents from one kernel to the next",
           GMS_MEMBER(l2.persist_across_kernels)),
-      key("l2.policy", "-", "L2 replacement: lru, fifo, random, srrip", GMS_MEMBER(l2.policy)),
+      key("l2.policy", "-", "L2 replacement: lru, fifo, random, srrip, nru", GMS_MEMBER(l2.policy)),
       key("l2.seed", "-", "seed of the random policy", GMS_MEMBER(l2.seed)),
       key("l2.sectors_per_cycle_per_slice", "sectors/clk",
           "L2 throughput of one slice, 32-byte sectors per SM cycle",

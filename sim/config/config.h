@@ -50,7 +50,7 @@ struct GpuConfig {
   double loads_in_flight_per_warp{};  ///< independent loads a warp keeps outstanding (Little's law)
 };
 
-enum class ReplacementKind : std::uint8_t { Lru, Fifo, Random, Srrip };
+enum class ReplacementKind : std::uint8_t { Lru, Fifo, Random, Srrip, Nru };
 enum class SliceHash : std::uint8_t { Linear, Xor };
 
 /// The per-SM L1 data cache.

@@ -4,6 +4,7 @@
 /// an invalid way before asking the policy for a victim. The engines are instantiated for LRU and
 /// for ChosenPolicy, which switches among the others at run time (end of this file).
 
+#include <algorithm>
 #include <bit>
 #include <concepts>
 #include <cstdint>
@@ -143,9 +144,47 @@ struct SrripPolicy {
   StateVector<std::uint8_t> rrpv_;
 };
 
-/// FIFO, random or SRRIP, the one the configuration names, chosen when the cache is made. Every
-/// preset uses LRU, which keeps engines of its own (LruPolicy); the other three share one set of
-/// engines through this switch on a kind that never changes in a run (the host's branch
+/// Not recently used (one reference bit per line, the 1-bit case of SRRIP in Jaleel et al., ISCA
+/// 2010, their section 2, where it is the policy of the Sun UltraSPARC T2's L2): a hit or a fill
+/// sets the line's bit, and when that leaves every bit of the set on, the set's other bits go
+/// off; the victim is the lowest way whose bit is off. On a cyclic sweep slightly larger than a
+/// set it keeps part of the sweep (LRU keeps none), falling off as the sweep grows.
+struct NruPolicy {
+  void init(std::uint32_t sets, std::uint32_t ways) {
+    ways_ = ways;
+    words_ = (ways + 63) / 64;
+    last_ = ways % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (ways % 64)) - 1;
+    bits_.assign(std::size_t{sets} * words_, 0);
+  }
+  void on_hit(std::uint32_t set, std::uint32_t way) { use(set, way); }
+  void on_fill(std::uint32_t set, std::uint32_t way) { use(set, way); }
+  std::uint32_t victim(std::uint32_t set) const {
+    const std::uint64_t* b = bits_.data() + std::size_t{set} * words_;
+    std::uint32_t i = 0;
+    while (i + 1 < words_ && ~b[i] == 0) ++i;
+    const std::uint32_t way = i * 64 + static_cast<std::uint32_t>(std::countr_one(b[i]));
+    return way < ways_ ? way : 0;  // every bit on: only a one-way set, after its epoch
+  }
+
+ private:
+  void use(std::uint32_t set, std::uint32_t way) {
+    std::uint64_t* b = bits_.data() + std::size_t{set} * words_;
+    b[way / 64] |= std::uint64_t{1} << (way % 64);
+    for (std::uint32_t i = 0; i + 1 < words_; ++i)
+      if (~b[i] != 0) return;
+    if (b[words_ - 1] != last_) return;
+    std::fill(b, b + words_, std::uint64_t{0});  // every line was used: a new epoch
+    b[way / 64] = std::uint64_t{1} << (way % 64);
+  }
+
+  std::uint32_t ways_ = 1, words_ = 1;
+  std::uint64_t last_ = 0;  ///< the bits of the ways in a set's last word
+  StateVector<std::uint64_t> bits_;
+};
+
+/// FIFO, random, SRRIP or NRU, the one the configuration names, chosen when the cache is made.
+/// Every preset uses LRU, which keeps engines of its own (LruPolicy); the other three share one set
+/// of engines through this switch on a kind that never changes in a run (the host's branch
 /// predictor learns it at once). Each engine is then compiled for 2 x 2 (L1, L2) policy pairs
 /// instead of 4 x 4, a quarter of the heaviest translation units' build time.
 class ChosenPolicy {
@@ -161,15 +200,19 @@ class ChosenPolicy {
         return random_.init(sets, ways);
       case ReplacementKind::Srrip:
         return srrip_.init(sets, ways);
+      case ReplacementKind::Nru:
+        return nru_.init(sets, ways);
       default:
         return fifo_.init(sets, ways);
     }
   }
   void on_hit(std::uint32_t set, std::uint32_t way) {
     if (kind_ == ReplacementKind::Srrip) srrip_.on_hit(set, way);  // FIFO, random: nothing
+    if (kind_ == ReplacementKind::Nru) nru_.on_hit(set, way);
   }
   void on_fill(std::uint32_t set, std::uint32_t way) {
     if (kind_ == ReplacementKind::Srrip) srrip_.on_fill(set, way);
+    if (kind_ == ReplacementKind::Nru) nru_.on_fill(set, way);
   }
   std::uint32_t victim(std::uint32_t set) {
     switch (kind_) {
@@ -177,6 +220,8 @@ class ChosenPolicy {
         return random_.victim(set);
       case ReplacementKind::Srrip:
         return srrip_.victim(set);
+      case ReplacementKind::Nru:
+        return nru_.victim(set);
       default:
         return fifo_.victim(set);
     }
@@ -187,12 +232,14 @@ class ChosenPolicy {
   FifoPolicy fifo_;
   RandomPolicy random_;
   SrripPolicy srrip_;
+  NruPolicy nru_;
 };
 
 static_assert(ReplacementPolicy<LruPolicy>);
 static_assert(ReplacementPolicy<FifoPolicy>);
 static_assert(ReplacementPolicy<RandomPolicy>);
 static_assert(ReplacementPolicy<SrripPolicy>);
+static_assert(ReplacementPolicy<NruPolicy>);
 static_assert(ReplacementPolicy<ChosenPolicy>);
 
 }  // namespace gms

@@ -210,7 +210,7 @@ std::vector<std::vector<std::string>> random_overrides(Rng& r) {
   auto maybe = [&](unsigned percent, std::string s) {
     if (r.chance(percent)) o.push_back({std::move(s)});
   };
-  static const char* const kPolicies[] = {"lru", "fifo", "random", "srrip"};
+  static const char* const kPolicies[] = {"lru", "fifo", "random", "srrip", "nru"};
   static const char* const kHashes[] = {"linear", "xor"};
   maybe(40, "dram.row_model=true");
   maybe(30, fmt::format("dram.row_window={}", 1 + r.below(16)));

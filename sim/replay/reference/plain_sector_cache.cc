@@ -21,6 +21,16 @@ void PlainSectorCache::touch(std::uint32_t set, int w) {
   Way& line = way(set, w);
   line.last_use = ++uses_;
   line.rrpv = 0;  // SRRIP: a hit predicts a near re-reference
+  mark_recent(set, w);
+}
+
+void PlainSectorCache::mark_recent(std::uint32_t set, int w) {
+  std::vector<Way>& ways = sets_[set];
+  ways[static_cast<std::size_t>(w)].recent = true;
+  for (const Way& way : ways)
+    if (!way.recent) return;
+  for (Way& way : ways) way.recent = false;
+  ways[static_cast<std::size_t>(w)].recent = true;
 }
 
 int PlainSectorCache::allocate(std::uint32_t set, std::uint64_t key, Evicted& evicted) {
@@ -41,6 +51,7 @@ int PlainSectorCache::allocate(std::uint32_t set, std::uint64_t key, Evicted& ev
   fresh.rrpv = 2;  // SRRIP: a new line predicts a long re-reference interval
   ways[static_cast<std::size_t>(chosen)] = fresh;
   tags_[set][static_cast<std::size_t>(chosen)] = key;
+  mark_recent(set, chosen);
   return chosen;
 }
 
@@ -64,6 +75,10 @@ int PlainSectorCache::victim(std::uint32_t set) {
       random_state_ ^= random_state_ >> 7;
       random_state_ ^= random_state_ << 17;
       return static_cast<int>(random_state_ % ways.size());
+    case ReplacementKind::Nru:
+      for (std::size_t w = 0; w < ways.size(); ++w)
+        if (!ways[w].recent) return static_cast<int>(w);
+      return 0;
     case ReplacementKind::Srrip:
       break;
   }

@@ -14,6 +14,9 @@
 /// - SRRIP (Jaleel et al., ISCA 2010), 2-bit re-reference predictions: a fill predicts 2, a
 ///   hit 0; the victim is the first way predicting 3, after ageing the whole set by one as often
 ///   as no way does.
+/// - NRU (the 1-bit case of SRRIP in the same paper): a hit or a fill marks the line recent; when
+///   then every way of the set is recent, the others stop being recent. The victim is the first
+///   way not recent (a one-way set: its way).
 
 #include <array>
 #include <cstdint>
@@ -44,6 +47,7 @@ struct Way {
   std::uint64_t last_use = 0;   ///< LRU: the cache's use count at the last hit or fill
   std::uint64_t filled_at = 0;  ///< FIFO: the cache's use count at the fill
   std::uint8_t rrpv = 3;        ///< SRRIP: the re-reference prediction, 0 (soon) to 3 (distant)
+  bool recent = false;          ///< NRU: used since the set's last epoch began
 };
 
 /// What an allocation pushed out of its set.
@@ -80,6 +84,7 @@ class PlainSectorCache {
 
  private:
   int victim(std::uint32_t set);
+  void mark_recent(std::uint32_t set, int w);  // NRU
 
   /// The key of "no line": no address reaches it (keys are addresses / at least 32).
   static constexpr std::uint64_t kNoLine = ~std::uint64_t{0};

@@ -43,6 +43,76 @@ TEST(ReplacementTest, LruVictimIsTheLeastRecentlyUsedWay) {
   }
 }
 
+TEST(ReplacementTest, NruVictimIsTheFirstWayNotUsedSinceTheEpochBegan) {
+  std::mt19937 rng(5);
+  for (std::uint32_t ways : {1u, 2u, 3u, 16u, 63u, 64u, 65u, 130u}) {
+    const std::uint32_t sets = 3;
+    NruPolicy nru;
+    nru.init(sets, ways);
+    std::vector<std::vector<bool>> recent(sets, std::vector<bool>(ways, false));
+    auto use = [&](std::uint32_t set, std::uint32_t way) {
+      std::vector<bool>& r = recent[set];
+      r[way] = true;
+      if (std::find(r.begin(), r.end(), false) == r.end()) {
+        std::fill(r.begin(), r.end(), false);
+        r[way] = true;
+      }
+    };
+    for (int step = 0; step < 20000; ++step) {
+      const std::uint32_t set = rng() % sets;
+      const std::vector<bool>& r = recent[set];
+      if (rng() % 2 == 0) {
+        const auto first = std::find(r.begin(), r.end(), false);
+        const std::uint32_t expected =
+            first == r.end() ? 0 : static_cast<std::uint32_t>(first - r.begin());
+        const std::uint32_t way = nru.victim(set);
+        ASSERT_EQ(way, expected) << "ways " << ways << " step " << step;
+        nru.on_fill(set, way);
+        use(set, way);
+      } else {
+        const std::uint32_t way = rng() % ways;
+        nru.on_hit(set, way);
+        use(set, way);
+      }
+    }
+  }
+}
+
+/// Hits of a cyclic sweep over `lines` lines in one set of `ways` ways under `policy`, over
+/// `laps` laps after the first (which fills the set).
+template <class Policy>
+int cyclic_sweep_hits(Policy policy, std::uint32_t ways, std::uint32_t lines, int laps) {
+  policy.init(1, ways);
+  std::vector<std::uint32_t> held;  // held[way] = line
+  int hits = 0;
+  for (int lap = 0; lap <= laps; ++lap)
+    for (std::uint32_t line = 0; line < lines; ++line) {
+      const auto at = std::find(held.begin(), held.end(), line);
+      if (at != held.end()) {
+        policy.on_hit(0, static_cast<std::uint32_t>(at - held.begin()));
+        hits += lap > 0;
+      } else if (held.size() < ways) {
+        held.push_back(line);
+        policy.on_fill(0, static_cast<std::uint32_t>(held.size() - 1));
+      } else {
+        const std::uint32_t way = policy.victim(0);
+        held[way] = line;
+        policy.on_fill(0, way);
+      }
+    }
+  return hits;
+}
+
+// Five lines cycled through a 4-way set. Hand-derived, after the fill of lines 0-3 (way 3's
+// fill turns every bit on, so a new epoch leaves only way 3's): line 4 replaces way 0, 0 way 1,
+// 1 way 2 (a new epoch: only way 2's bit), 2 way 0, and 3 hits in way 3; 4 replaces way 1 (a
+// new epoch: way 1's bit), 0 way 0, and 1 hits in way 2; and so on, one hit in every three
+// accesses: laps 1-4 (20 accesses) hit 3 | 1, 4 | 2 | 0, 3. LRU keeps none.
+TEST(ReplacementTest, NruKeepsPartOfASweepOneLineLargerThanTheSet) {
+  EXPECT_EQ(cyclic_sweep_hits(NruPolicy{}, 4, 5, 4), 6);
+  EXPECT_EQ(cyclic_sweep_hits(LruPolicy{}, 4, 5, 4), 0);
+}
+
 /// Drives `chosen` and `direct` through the same random hits, fills and victims and expects the
 /// same victim every time.
 template <class Direct>
@@ -72,6 +142,7 @@ TEST(ReplacementTest, ChosenPolicyActsAsThePolicyItNames) {
   expect_same_victims(ChosenPolicy(ReplacementKind::Fifo, 5), FifoPolicy{});
   expect_same_victims(ChosenPolicy(ReplacementKind::Random, 5), RandomPolicy(5));
   expect_same_victims(ChosenPolicy(ReplacementKind::Srrip, 5), SrripPolicy{});
+  expect_same_victims(ChosenPolicy(ReplacementKind::Nru, 5), NruPolicy{});
   EXPECT_THROW(ChosenPolicy(ReplacementKind::Lru, 5), SimError);
 }
 
