@@ -261,6 +261,10 @@ const std::vector<KeySpec>& key_table() {
       key("l2.far_hit_latency_cycles", "cycles",
           "load latency of an L2 hit in the far partition (used when l2.partitions > 1)",
           GMS_MEMBER(l2.far_hit_latency_cycles)),
+      key("l2.copy_insert_pct", "%",
+          "where a far line's copy enters its near set's LRU order: 0 = most recent, 100 = next "
+          "victim (used when l2.partitions > 1; other policies fill it as any line)",
+          GMS_MEMBER(l2.copy_insert_pct)),
       key("dram.channels", "channels", "DRAM channels", GMS_MEMBER(dram.channels)),
       key("dram.bus_width_bits", "bits", "total DRAM bus width", GMS_MEMBER(dram.bus_width_bits)),
       key("dram.data_rate_mtps", "MT/s", "transfers per second per pin",
@@ -375,6 +379,8 @@ void validate(SimConfig& cfg) {
         l2.size_kb, l2.slices, l2.ways, l2.line_bytes);
   check_pow2_range("l2.interleave_bytes", l2.interleave_bytes, l2.line_bytes, 1u << 20);
   check_pow2_range("l2.dram_fetch_bytes", l2.dram_fetch_bytes, l2.sector_bytes, l2.line_bytes);
+  if (l2.copy_insert_pct > 100)
+    fail("configuration key 'l2.copy_insert_pct': {} is not 0 to 100", l2.copy_insert_pct);
   if (l2.partitions == 0 || l2.partitions > 64)
     fail("configuration key 'l2.partitions': {} is not 1 to 64", l2.partitions);
   if (l2.partitions > 1) {

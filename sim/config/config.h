@@ -91,6 +91,9 @@ struct L2Config {
   /// partition (sim/model/l2_cache.h).
   std::uint32_t partitions{};
   double far_hit_latency_cycles{};  ///< load latency of a hit in the far (home) partition
+  /// Where a copy of a far line enters its near set's LRU order, in percent of the ways behind
+  /// the most recent (0: the front, as any fill; 100: the set's next victim).
+  std::uint32_t copy_insert_pct{};
 };
 
 /// DRAM fields (traffic is counted in cached mode; the bandwidth model uses the rest).

@@ -19,12 +19,17 @@
 /// line homed in its own partition there. A line homed in the other partition is looked up first in
 /// the reader's near partition (the home slice's mirror slice there): sectors found are near
 /// hits; the others are read from the home slice: a far hit (l2.far_hit_latency_cycles) copies
-/// the sector into the near partition, a miss fetches from DRAM into the home slice only (the
-/// copy is made on the next far hit). Copies are clean and take capacity like any line (so a
-/// line read from both partitions is held twice); a store or atomic goes to the home slice and
-/// drops the written sectors from every copy. The state one access touches: a near read, one
-/// slice; a far read, the mirror slice of the reader's partition (lookup, and an allocation
-/// there on a far hit, whose victim may be a dirty home line written back) and the home slice;
+/// the sector into the near partition, and a miss fetches from DRAM into the home slice and
+/// copies the sector into the near partition too. A new copy enters its set's LRU order half way
+/// (l2.copy_insert_pct: behind that share of the ways), so copies take part of a set and give
+/// way to lines in reuse; fitted on the H200 capture's L2 windows, which the model refetched
+/// 18-31% too much of when copies were made on the second read and entered at the front (the
+/// capture's chase also reads near after one warm-up read). Copies are clean and take capacity
+/// like any line (so a line read from both partitions may be held twice); a store or atomic goes
+/// to the home slice and drops the written sectors from every copy. The state one access
+/// touches: a near read, one slice; a far read, the mirror slice of the reader's partition
+/// (lookup, and an allocation there, whose victim may be a dirty home line written back) and
+/// the home slice;
 /// a store or atomic, the home slice and the mirror slice of every other partition.
 
 #include <algorithm>
@@ -337,10 +342,11 @@ class L2Cache {
     c.l2_read_sector_misses += static_cast<std::uint64_t>(std::popcount(miss));
     far_hit_sectors_[home] += far;
     c.dram_read_bytes += fetch(l, valid, miss, sink);
-    if (far_hit == 0) return;  // a DRAM fill stays in the home partition
+    // What the home slice delivered, a far hit or a DRAM fill, is copied into the near
+    // partition; a new copy enters its set copy_rank_ ways behind the front.
     if (way == SectorCache<Policy>::kMiss) {
       Eviction ev;
-      way = static_cast<std::int32_t>(copies.allocate(set, key, ev));
+      way = static_cast<std::int32_t>(copies.allocate(set, key, ev, copy_rank_));
       if (ev.valid && ev.dirty_mask != 0) {  // a home line of the near partition
         const std::size_t base = std::size_t{m} * sets_ * cfg_.ways;
         write_back(owner_[base + copies.slot(set, static_cast<std::uint32_t>(way))], ev.key,
@@ -349,7 +355,7 @@ class L2Cache {
     } else if (near_hit == 0) {
       copies.touch(set, static_cast<std::uint32_t>(way));
     }
-    copies.valid(copies.slot(set, static_cast<std::uint32_t>(way))) |= far_hit;
+    copies.valid(copies.slot(set, static_cast<std::uint32_t>(way))) |= rest;
   }
 
   /// Drops sectors `sectors` of line `line_addr` from its copies in the partitions other than its
@@ -440,6 +446,9 @@ class L2Cache {
   unsigned interleave_shift_;
   std::uint32_t lines_per_chunk_;  ///< a power of two (interleave and line sizes are)
   std::uint32_t sets_;
+  /// Ways ahead of a far line's copy when it enters its set (l2.copy_insert_pct of the ways
+  /// behind the front; 0: the front).
+  std::uint32_t copy_rank_ = cfg_.copy_insert_pct * (cfg_.ways - 1) / 100;
   FastDiv32 slices_div_, sets_div_;
   std::unique_ptr<StateMemory> memory_;  ///< holds the state below (declared first: it goes last)
   StateVector<SectorCache<Policy>> slices_;

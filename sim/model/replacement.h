@@ -19,9 +19,10 @@ namespace gms {
 
 template <class P>
 concept ReplacementPolicy = requires(P p, std::uint32_t set, std::uint32_t way, std::uint32_t n) {
-  p.init(n, n);                                      // sets, ways
-  p.on_hit(set, way);                                // a lookup found the line
-  p.on_fill(set, way);                               // a line was allocated in this way
+  p.init(n, n);               // sets, ways
+  p.on_hit(set, way);         // a lookup found the line
+  p.on_fill(set, way);        // a line was allocated in this way
+  p.on_fill_at(set, way, n);  // the same, for a line that enters behind n more recent ones
   { p.victim(set) } -> std::same_as<std::uint32_t>;  // way to evict when all are valid
 };
 
@@ -43,6 +44,18 @@ struct LruPolicy {
   }
   void on_hit(std::uint32_t set, std::uint32_t way) { move_to_front(set, way); }
   void on_fill(std::uint32_t set, std::uint32_t way) { move_to_front(set, way); }
+  /// A fill that enters the order at position `rank` (0: the front, as on_fill), behind `rank`
+  /// ways; never-used ways count in the order, but they are filled before any victim is chosen.
+  void on_fill_at(std::uint32_t set, std::uint32_t way, std::uint32_t rank) {
+    std::uint16_t* o = order_.data() + set * stride_;
+    const std::size_t from = position(o, way);
+    const std::size_t to = std::min<std::size_t>(rank, ways_ - 1);
+    if (from < to)
+      std::memmove(o + from, o + from + 1, (to - from) * sizeof *o);
+    else if (from > to)
+      std::memmove(o + to + 1, o + to, (from - to) * sizeof *o);
+    o[to] = static_cast<std::uint16_t>(way);
+  }
   std::uint32_t victim(std::uint32_t set) const { return order_[set * stride_ + ways_ - 1]; }
 
  private:
@@ -86,6 +99,7 @@ struct FifoPolicy {
   }
   void on_hit(std::uint32_t, std::uint32_t) {}
   void on_fill(std::uint32_t, std::uint32_t) {}
+  void on_fill_at(std::uint32_t, std::uint32_t, std::uint32_t) {}  // no order to enter
   std::uint32_t victim(std::uint32_t set) {
     const std::uint32_t w = next_[set];
     next_[set] = w + 1 == ways_ ? 0 : w + 1;
@@ -103,6 +117,7 @@ struct RandomPolicy {
   void init(std::uint32_t, std::uint32_t ways) { ways_ = ways; }
   void on_hit(std::uint32_t, std::uint32_t) {}
   void on_fill(std::uint32_t, std::uint32_t) {}
+  void on_fill_at(std::uint32_t, std::uint32_t, std::uint32_t) {}  // no order to enter
   std::uint32_t victim(std::uint32_t) {
     state_ ^= state_ << 13;
     state_ ^= state_ >> 7;
@@ -127,6 +142,8 @@ struct SrripPolicy {
   }
   void on_hit(std::uint32_t set, std::uint32_t way) { rrpv_[idx(set, way)] = 0; }
   void on_fill(std::uint32_t set, std::uint32_t way) { rrpv_[idx(set, way)] = kDistant - 1; }
+  /// No order to enter: a fill like any other.
+  void on_fill_at(std::uint32_t set, std::uint32_t way, std::uint32_t) { on_fill(set, way); }
   std::uint32_t victim(std::uint32_t set) {
     for (;;) {
       for (std::uint32_t w = 0; w < ways_; ++w)
@@ -158,6 +175,8 @@ struct NruPolicy {
   }
   void on_hit(std::uint32_t set, std::uint32_t way) { use(set, way); }
   void on_fill(std::uint32_t set, std::uint32_t way) { use(set, way); }
+  /// No order to enter: a fill like any other.
+  void on_fill_at(std::uint32_t set, std::uint32_t way, std::uint32_t) { use(set, way); }
   std::uint32_t victim(std::uint32_t set) const {
     const std::uint64_t* b = bits_.data() + std::size_t{set} * words_;
     std::uint32_t i = 0;
@@ -214,6 +233,8 @@ class ChosenPolicy {
     if (kind_ == ReplacementKind::Srrip) srrip_.on_fill(set, way);
     if (kind_ == ReplacementKind::Nru) nru_.on_fill(set, way);
   }
+  /// None of these policies keeps an order: a fill like any other.
+  void on_fill_at(std::uint32_t set, std::uint32_t way, std::uint32_t) { on_fill(set, way); }
   std::uint32_t victim(std::uint32_t set) {
     switch (kind_) {
       case ReplacementKind::Random:

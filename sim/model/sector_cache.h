@@ -106,7 +106,10 @@ class SectorCache {
 
   /// Allocates a way for `key` (which must be absent): a free way if any, else the policy's
   /// victim, whose state is reported in `ev`. The new line starts with no valid or dirty sectors.
-  std::uint32_t allocate(std::uint32_t set, std::uint64_t key, Eviction& ev) {
+  /// `rank` > 0: the line enters the policy's order behind `rank` ways (LRU; the other
+  /// policies keep no order and fill it as any line).
+  std::uint32_t allocate(std::uint32_t set, std::uint64_t key, Eviction& ev,
+                         std::uint32_t rank = 0) {
     const std::size_t base = std::size_t{set} * g_.ways;
     std::uint32_t way;
     ev = {};
@@ -118,7 +121,10 @@ class SectorCache {
     }
     key_[base + way] = key;
     masks_[base + way] = MaskEntry{};
-    policy_.on_fill(set, way);
+    if (rank == 0)
+      policy_.on_fill(set, way);
+    else
+      policy_.on_fill_at(set, way, rank);
     return way;
   }
 

@@ -103,14 +103,9 @@ inline constexpr KnownGap kKnownGaps[] = {
     {104, "global_load.l1_hit_rate (%)",
      "L1 past its capacity: a 256 KiB window in a 224 KiB L1; LRU keeps nothing, the GPU 24%"},
     {104, "l2.read_sectors", "the misses of the L1 gap above"},
-    {104, "dram.read_bytes",
-     "32 MiB swept in the 60 MiB L2: the model's far-partition copies refetch 18% of the "
-     "footprint, the GPU nothing"},
-    {105, "dram.read_bytes",
-     "40 MiB swept in the 60 MiB L2: the model refetches 31% of the footprint, the GPU 10.5%"},
     {106, "dram.read_bytes",
-     "64 MiB swept in the 60 MiB L2: the GPU refetches every sweep, the model keeps 31% "
-     "(sets that the slice and set hash load with 16 lines or fewer)"},
+     "64 MiB swept in the 60 MiB L2: the GPU refetches every sweep, the model keeps 4.5% of "
+     "the reads (sets that the slice and set hash load lightly)"},
 };
 
 /// Compares a simulated figure with the row's `metric` when the row has that metric (an empty

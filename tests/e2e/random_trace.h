@@ -226,6 +226,7 @@ std::vector<std::vector<std::string>> random_overrides(Rng& r) {
   maybe(20, fmt::format("l2.hash={}", r.pick(kHashes)));
   maybe(15, fmt::format("l1.seed={}", r.below(1000)));
   maybe(15, fmt::format("l2.seed={}", r.below(1000)));
+  maybe(25, fmt::format("l2.copy_insert_pct={}", r.below(101)));
   if (r.chance(40)) {  // a small L2: evictions and write-backs during the kernel
     const unsigned slices = 1 + static_cast<unsigned>(r.below(12)), ways = 1u << r.below(4);
     const unsigned line = 64u << r.below(3), sets = 16u << r.below(3);

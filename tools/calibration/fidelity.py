@@ -409,13 +409,13 @@ def latency_curve(sim, name, preset, sets, head, rows, quick):
             clock = float(rep["config"]["gpu"]["clock_mhz"]) / 1000
             out.append((kb, published, (t["estimate_ns"] - t["overhead_ns"]) * clock / loads))
         return out
-    # With near/far L2 partitions a far line is copied into the reader's partition on its second
-    # read: one warm-up lap leaves the far half of the chain uncopied. gpu-latency reports the
-    # minimum of 7 launches after its warm-up, the steady state (AI_kernels' 2^25 loads are
-    # dozens of laps of any chain within the L2), so the chase is then warmed with two laps: a
-    # trace of one warm-up lap (and 2 loads) replayed before the chase's own. Past 1.25x the L2
-    # the chain thrashes both partitions and one lap reaches the steady state (the second would
-    # only cost CI time).
+    # gpu-latency reports the minimum of 7 launches after its warm-up, the steady state
+    # (AI_kernels' 2^25 loads are dozens of laps of any chain within the L2), so with near/far L2
+    # partitions the chase is warmed with two laps: a trace of one warm-up lap (and 2 loads)
+    # replayed before the chase's own. (Copies of far lines were once made on a line's second
+    # read, and one lap left the far half uncopied; now the first read copies, and the second
+    # lap settles which copies the home lines leave.) Past 1.25x the L2 the chain thrashes both
+    # partitions and one lap reaches the steady state (the second would only cost CI time).
     partitions = int(board_value(preset, sets, "l2", "partitions"))
     extra = method_cycles(head)
     out = []

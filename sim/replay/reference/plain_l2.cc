@@ -140,17 +140,18 @@ void PlainL2::read_far(Addr line_addr, std::uint8_t want, std::uint32_t home, st
   c.l2_read_sector_misses += count(missing);
   far_hit_sectors_ += count(far_hit);
   c.dram_read_bytes += fetch(p, missing, memory);
-  if (far_hit == 0) return;  // a DRAM fill stays in the home partition
+  // What the home slice delivered, far hits and DRAM fills alike, is copied into the mirror;
+  // a new copy enters its set's LRU order l2.copy_insert_pct of the ways behind the front.
   if (copy < 0) {
     Evicted gone;
-    copy = copies.allocate(set, key, gone);
+    copy = copies.allocate(set, key, gone, cfg_.copy_insert_pct * (cfg_.ways - 1) / 100);
     // The mirror slice is another line's home slice: its victim may be dirty.
     if (gone.any && gone.line.dirty != 0)
       memory.write_back(gone.line.owner, gone.line.key * cfg_.line_bytes, gone.line.dirty);
   } else if (near_hit == 0) {
     copies.touch(set, copy);
   }
-  copies.way(set, copy).valid |= far_hit;
+  copies.way(set, copy).valid |= rest;
 }
 
 void PlainL2::write(const PlainLine& line, const Owner& owner, AccessCounters& c,

@@ -19,9 +19,10 @@
 ///   partition s / (slices / partitions), SM i near partition i x partitions / SMs). A line is
 ///   homed in its slice. An SM reads a line homed in its own partition there; a line homed
 ///   elsewhere is first looked up in the same-index slice of the SM's partition (its mirror):
-///   sectors held there are near hits; the others go to the home slice, where a hit (a far hit)
-///   also copies the sectors into the mirror (allocating there; copies are clean) and a miss is
-///   fetched into the home slice only. A write or atomic goes to the home slice and drops the
+///   sectors held there are near hits; the others go to the home slice (a far hit, or a miss
+///   fetched into the home slice), and the sectors it delivered are also copied into the mirror
+///   (copies are clean; a new copy is allocated there and enters the set's LRU order behind
+///   l2.copy_insert_pct of the ways). A write or atomic goes to the home slice and drops the
 ///   written sectors from every mirror's copy (the copy's tag stays).
 
 #include <cstdint>

@@ -1,5 +1,8 @@
 #include "sim/replay/reference/plain_sector_cache.h"
 
+#include <algorithm>
+#include <cstddef>
+
 namespace gms::ref {
 
 PlainSectorCache::PlainSectorCache(std::uint32_t sets, std::uint32_t ways, ReplacementKind policy,
@@ -33,7 +36,8 @@ void PlainSectorCache::mark_recent(std::uint32_t set, int w) {
   ways[static_cast<std::size_t>(w)].recent = true;
 }
 
-int PlainSectorCache::allocate(std::uint32_t set, std::uint64_t key, Evicted& evicted) {
+int PlainSectorCache::allocate(std::uint32_t set, std::uint64_t key, Evicted& evicted,
+                               std::uint32_t rank) {
   std::vector<Way>& ways = sets_[set];
   evicted = {};
   int chosen = -1;
@@ -52,7 +56,24 @@ int PlainSectorCache::allocate(std::uint32_t set, std::uint64_t key, Evicted& ev
   ways[static_cast<std::size_t>(chosen)] = fresh;
   tags_[set][static_cast<std::size_t>(chosen)] = key;
   mark_recent(set, chosen);
+  if (rank > 0 && policy_ == ReplacementKind::Lru) enter_lru_at(set, chosen, rank);
   return chosen;
+}
+
+void PlainSectorCache::enter_lru_at(std::uint32_t set, int w, std::uint32_t rank) {
+  // The set's other lines from the least recently used on; the new one goes in behind the
+  // `rank` most recent, and the set's use counts are renumbered in that order, below the next
+  // use's (only their order within the set matters).
+  std::vector<Way>& ways = sets_[set];
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < ways.size(); ++i)
+    if (ways[i].used && static_cast<int>(i) != w) order.push_back(i);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return ways[a].last_use < ways[b].last_use; });
+  const std::size_t ahead = std::min<std::size_t>(rank, order.size());
+  order.insert(order.end() - static_cast<std::ptrdiff_t>(ahead), static_cast<std::size_t>(w));
+  std::uint64_t use = uses_ - order.size();
+  for (std::size_t i : order) ways[i].last_use = ++use;
 }
 
 int PlainSectorCache::victim(std::uint32_t set) {

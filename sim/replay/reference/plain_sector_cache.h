@@ -71,8 +71,11 @@ class PlainSectorCache {
   void touch(std::uint32_t set, int way);
 
   /// Puts line `key` (absent) into `set`: a never-used way, else the policy's victim (reported
-  /// in `evicted`). The line starts with no valid or dirty sectors and nothing written.
-  int allocate(std::uint32_t set, std::uint64_t key, Evicted& evicted);
+  /// in `evicted`). The line starts with no valid or dirty sectors and nothing written. Under
+  /// LRU it is the most recently used line, or with `rank` > 0 the line behind the `rank` most
+  /// recently used others (all of them, when the set holds fewer); the other policies fill it
+  /// as any line.
+  int allocate(std::uint32_t set, std::uint64_t key, Evicted& evicted, std::uint32_t rank = 0);
 
   Way& way(std::uint32_t set, int w) { return sets_[set][static_cast<std::size_t>(w)]; }
 
@@ -84,7 +87,8 @@ class PlainSectorCache {
 
  private:
   int victim(std::uint32_t set);
-  void mark_recent(std::uint32_t set, int w);  // NRU
+  void enter_lru_at(std::uint32_t set, int w, std::uint32_t rank);  // see allocate()
+  void mark_recent(std::uint32_t set, int w);                       // NRU
 
   /// The key of "no line": no address reaches it (keys are addresses / at least 32).
   static constexpr std::uint64_t kNoLine = ~std::uint64_t{0};

@@ -224,25 +224,27 @@ std::ostream& operator<<(std::ostream& o, const Lap& l) {
 }
 
 TEST(L2PartitionTest, ChaseWithinHalfTheL2EndsInTheNearPartition) {
-  // Lines 0-3, half the L2: lap 1 misses all (DRAM fills go to the home slice only); lap 2 hits
-  // lines 0 and 2 near and lines 1 and 3 far, copying them into slice 0; lap 3 is all near.
+  // Lines 0-3, half the L2: lap 1 misses all, and the DRAM fills of lines 1 and 3 (homed in
+  // slice 1) are copied into slice 0 as well; lap 2 is all near, as is lap 3.
   auto l2 = make_partitioned(partitioned_l2());
   RecordingSink sink;
   EXPECT_EQ(lap(l2, 0, 4, sink), (Lap{0, 0, 4}));
-  EXPECT_EQ(lap(l2, 0, 4, sink), (Lap{4, 2, 0}));
+  EXPECT_EQ(lap(l2, 0, 4, sink), (Lap{4, 0, 0}));
   EXPECT_EQ(lap(l2, 0, 4, sink), (Lap{4, 0, 0}));
   EXPECT_EQ(sink.read_bytes, 4u * 32);
 }
 
 TEST(L2PartitionTest, ChaseBeyondHalfTheL2HitsFar) {
   // Lines 0-5, three quarters of the L2. Slice 0's set 0 holds home lines 0 and 4 and would
-  // need the copies of 1 and 5 too: 4 lines in 2 ways. Lap 2: 0 and 2 near, 1, 3 and 5 far
-  // (their copies evict 4, then 0, then 1's copy), 4 misses. Lap 3 (hand-traced LRU): 2 and 3
-  // near (set 1 holds 2 and 3's copy), 1 and 5 far, 0 and 4 miss.
+  // need the copies of 1 and 5 too: 4 lines in 2 ways (2 ways: a copy enters at the front, 50%
+  // of one way behind it rounding to none). Lap 1 leaves set 0 as [5's copy, 4]. Lap 2
+  // (hand-traced LRU): 0 misses (evicts 4), 1 far (its copy evicts 5's), 2 and 3 near (set 1
+  // holds 2 and 3's copy), 4 misses (evicts 0), 5 far (its copy evicts 1's): set 0 is
+  // [5's copy, 4] again, so lap 3 repeats lap 2.
   auto l2 = make_partitioned(partitioned_l2());
   RecordingSink sink;
   EXPECT_EQ(lap(l2, 0, 6, sink), (Lap{0, 0, 6}));
-  EXPECT_EQ(lap(l2, 0, 6, sink), (Lap{5, 3, 1}));
+  EXPECT_EQ(lap(l2, 0, 6, sink), (Lap{4, 2, 2}));
   EXPECT_EQ(lap(l2, 0, 6, sink), (Lap{4, 2, 2}));
   // Without partitions the same 6 lines fit the 8-line L2: lap 2 is all hits.
   L2Config one = partitioned_l2();
@@ -250,6 +252,31 @@ TEST(L2PartitionTest, ChaseBeyondHalfTheL2HitsFar) {
   auto uniform = make(one);
   EXPECT_EQ(lap(uniform, 0, 6, sink), (Lap{0, 0, 6}));
   EXPECT_EQ(lap(uniform, 0, 6, sink), (Lap{6, 0, 0}));
+}
+
+TEST(L2PartitionTest, ACopyEntersItsSetHalfWay) {
+  // 2 slices of 1 set x 4 ways; even lines home in slice 0 (SM 0's partition), odd ones in
+  // slice 1. SM 0 reads home lines 0, 2, 4, then far line 1 (a DRAM fill, copied into slice 0),
+  // then home lines 6, 8, 10. At 50% the copy enters behind one way (50% of 3): [4, 1', 2, 0];
+  // 6 evicts 0, 8 evicts 2, 10 evicts the copy: [10, 8, 6, 4], and SM 0's next read of line 1
+  // is far. At 0% it enters at the front ([1', 4, 2, 0]), 10 evicts 4 instead ([10, 8, 6, 1']),
+  // and the next read of line 1 is near.
+  for (const std::uint32_t pct : {50u, 0u}) {
+    L2Config cfg = small_l2(32, 4);
+    cfg.slices = 2;
+    cfg.partitions = 2;
+    cfg.copy_insert_pct = pct;
+    auto l2 = make_partitioned(cfg);
+    RecordingSink sink;
+    AccessCounters c;
+    for (const Addr line : {0, 2, 4, 1, 6, 8, 10}) l2.read(line * 128, 0b0001, 0, c, sink);
+    EXPECT_EQ(c.l2_read_sector_misses, 7u);
+    EXPECT_EQ(l2.take_far_hit_sectors(), 0u);
+    AccessCounters again;
+    l2.read(1 * 128, 0b0001, 0, again, sink);
+    EXPECT_EQ(again.l2_read_sector_hits, 1u);
+    EXPECT_EQ(l2.take_far_hit_sectors(), pct == 50 ? 1u : 0u);
+  }
 }
 
 TEST(L2PartitionTest, TwoSmsInDifferentPartitionsShareALine) {

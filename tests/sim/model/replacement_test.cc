@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <list>
 #include <random>
 #include <vector>
@@ -12,35 +13,46 @@
 namespace gms {
 namespace {
 
-TEST(ReplacementTest, LruVictimIsTheLeastRecentlyUsedWay) {
+TEST(ReplacementTest, LruVictimIsTheLeastRecentlyUsedWay) {  // fills at the front or ranked
   std::mt19937 rng(3);
-  for (std::uint32_t ways : {1u, 2u, 3u, 16u, 57u, 64u}) {
-    const std::uint32_t sets = 5;
-    LruPolicy lru;
-    lru.init(sets, ways);
-    std::vector<std::list<std::uint32_t>> order(sets);  // front = most recent
-    std::vector<std::uint32_t> filled(sets, 0);
-    for (int step = 0; step < 20000; ++step) {
-      const std::uint32_t set = rng() % sets;
-      auto& o = order[set];
-      if (filled[set] < ways) {  // the cache fills free ways in order first
-        const std::uint32_t way = filled[set]++;
-        lru.on_fill(set, way);
-        o.push_front(way);
-      } else if (rng() % 3 == 0) {  // a miss: the victim is refilled
-        const std::uint32_t way = lru.victim(set);
-        ASSERT_EQ(way, o.back()) << "ways " << ways << " step " << step;
-        lru.on_fill(set, way);
-        o.pop_back();
-        o.push_front(way);
-      } else {  // a hit on any present way
-        const std::uint32_t way = rng() % ways;
-        lru.on_hit(set, way);
-        o.remove(way);
-        o.push_front(way);
+  for (std::uint32_t ways : {1u, 2u, 3u, 16u, 57u, 64u})
+    for (std::uint32_t rank : {1u, ways / 2 + 1, ways}) {
+      const std::uint32_t sets = 5;
+      LruPolicy lru;
+      lru.init(sets, ways);
+      std::vector<std::list<std::uint32_t>> order(sets);  // front = most recent
+      std::vector<std::uint32_t> filled(sets, 0);
+      for (int step = 0; step < 20000; ++step) {
+        const std::uint32_t set = rng() % sets;
+        auto& o = order[set];
+        // A fill at the front, or (one in four) behind `rank` of the set's other lines: all of
+        // them when it holds fewer (the policy's order counts never-used ways too, but those
+        // are filled before any victim is chosen; a cache uses one rank, as the L2's copies do).
+        const bool ranked = rng() % 4 == 0;
+        auto fill = [&](std::uint32_t way) {
+          if (ranked) {
+            lru.on_fill_at(set, way, rank);
+            o.insert(std::next(o.begin(), std::min<std::ptrdiff_t>(rank, std::ssize(o))), way);
+          } else {
+            lru.on_fill(set, way);
+            o.push_front(way);
+          }
+        };
+        if (filled[set] < ways) {  // the cache fills free ways in order first
+          fill(filled[set]++);
+        } else if (rng() % 3 == 0) {  // a miss: the victim is refilled
+          const std::uint32_t way = lru.victim(set);
+          ASSERT_EQ(way, o.back()) << "ways " << ways << " rank " << rank << " step " << step;
+          o.pop_back();
+          fill(way);
+        } else {  // a hit on any present way
+          const std::uint32_t way = rng() % ways;
+          lru.on_hit(set, way);
+          o.remove(way);
+          o.push_front(way);
+        }
       }
     }
-  }
 }
 
 TEST(ReplacementTest, NruVictimIsTheFirstWayNotUsedSinceTheEpochBegan) {
