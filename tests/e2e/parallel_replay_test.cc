@@ -184,9 +184,17 @@ TEST(ParallelReplayTest, ThePipelinesReadingMovesToAThreadWithoutChangingTheResu
   // coalesces a share of each batch that turns through every value from none to all.
   test::TempDir dir;
   const std::vector<std::string> texts = test::suite_traces(dir);
+  // Every trace, but under ThreadSanitizer (.ci/tsan.sh: this case took 172 of the stage's 379 s
+  // on 2026-12-05) the three mixed traces and every eighth of the data files after them.
+#if defined(__SANITIZE_THREAD__)
+  constexpr std::size_t kSmallStep = 8;
+#else
+  constexpr std::size_t kSmallStep = 1;
+#endif
   std::vector<std::string> gmts;
   for (std::size_t t = 0; t < texts.size(); ++t)
-    gmts.push_back(test::gmt_in_blocks(texts[t], dir.file(fmt::format("suite{}.gmt", t)), 4096));
+    if (t < 3 || (t - 3) % kSmallStep == 0)
+      gmts.push_back(test::gmt_in_blocks(texts[t], dir.file(fmt::format("suite{}.gmt", t)), 4096));
   const SimConfig cfg = load_config({});
   for (const std::string& gmt : gmts)
     for (const std::size_t at : {1u, 2u, 5u})
