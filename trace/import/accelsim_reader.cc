@@ -1098,16 +1098,17 @@ void AccelSimReader::emit(WarpInstr& out) {
   out.sm = kUnknownSm;
   out.cta = cta_;
   out.warp = s.warp;
-  out.addr.fill(0);
   const std::uint64_t* a = p + kRecordHeaderWords;
+  const LaneMask inactive = static_cast<LaneMask>(~out.mask);
   if (out.strided) {
     // Exact: parse_instruction checked that every active lane's address is this, in range.
+    // Every lane is written (one vector loop), then the inactive ones cleared.
     const std::uint64_t base = *a++;
-    for (LaneMask m = out.mask; m != 0; m &= m - 1) {
-      const auto lane = static_cast<std::uint64_t>(std::countr_zero(m));
-      out.addr[lane] = base + lane * static_cast<std::uint64_t>(out.stride);
-    }
+    const auto step = static_cast<std::uint64_t>(out.stride);
+    for (std::uint64_t lane = 0; lane < kWarpSize; ++lane) out.addr[lane] = base + lane * step;
+    for (LaneMask m = inactive; m != 0; m &= m - 1) out.addr[std::countr_zero(m)] = 0;
   } else {
+    if (inactive != 0) out.addr.fill(0);
     for (LaneMask m = out.mask; m != 0; m &= m - 1) out.addr[std::countr_zero(m)] = *a++;
   }
   s.pos = static_cast<std::size_t>(a - arena_.data());
