@@ -200,6 +200,11 @@ class FastReplayer {
           replay_blocks(reader, others, out);
           return;
         }
+    // A cold replay's second thread parses where the reader can (an Accel-Sim text's blocks):
+    // the one worker that reads emits records it did not parse. Not beside the pipeline, whose
+    // two workers already share the cores: a cached import ran 1.05x as long with it.
+    if constexpr (kColdOnly)
+      if (n > 1) reader.parse_alongside();
     if constexpr (!kColdOnly)
       if (piped_) {
         // Read as one worker would: where decoding is dear, on a thread of its own.

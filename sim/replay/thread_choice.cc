@@ -21,7 +21,13 @@ unsigned replay_threads(const SimConfig& cfg, const RunOptions& opts,
         !traces.empty() && std::all_of(traces.begin(), traces.end(), [](const std::string& path) {
           return trace::plain_gmt_file(path);
         });
-    return dealt ? most : 1;
+    if (dealt) return most;
+    // An Accel-Sim text parses its blocks on a second thread (trace::accelsim_text_file).
+    const bool parsed_beside =
+        !traces.empty() && std::all_of(traces.begin(), traces.end(), [](const std::string& path) {
+          return trace::accelsim_text_file(path);
+        });
+    return parsed_beside ? 2 : 1;
   }
   return 2;  // the pipeline
 }

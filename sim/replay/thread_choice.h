@@ -7,9 +7,11 @@
 /// one thread per core (at most max_threads): the workers deal the files' blocks
 /// (TraceReader::share_blocks), each reads and replays its own, nothing passes between cores but
 /// each kernel's sums, and two workers replayed the 2-core machine's cold .gmt cases 1.2x-1.9x
-/// as fast as one (bench/RESULTS.md, "Cold replays by blocks"). Other cold replays take one:
-/// their records would be read by one worker anyway (fast_engine.h), and more would only add a
-/// phase per kernel.
+/// as fast as one (bench/RESULTS.md, "Cold replays by blocks"). Cold replays of uncompressed
+/// Accel-Sim texts (trace::accelsim_text_file) take two: one worker replays while a thread of the
+/// reader's parses the thread blocks (TraceReader::parse_alongside; bench/RESULTS.md, "Accel-Sim
+/// blocks parsed beside the reading"). Other cold replays take one: their records would be read
+/// by one worker anyway (fast_engine.h), and more would only add a phase per kernel.
 ///
 /// A cached or both-mode replay takes two: two workers form a pipeline (fast_engine.h), one core
 /// reading and replaying the L1s while the other replays the L2 (and, when it waits, the reading

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "sim/core/error.h"
+#include "trace/import/accelsim_block_parser.h"
 #include "trace/import/import_parse.h"
 #include "trace/import/sass_opcode.h"
 #include "trace/io/record_util.h"
@@ -134,7 +135,15 @@ AccelSimReader::AccelSimReader(std::unique_ptr<InputStream> in, bool list, Impor
   }
 }
 
+AccelSimReader::AccelSimReader(ForBlocks, ImportOptions options)
+    : lines_(std::make_unique<detail::LineReader>()), options_(options) {}
+
 AccelSimReader::~AccelSimReader() = default;
+
+bool AccelSimReader::parse_alongside() {
+  alongside_ = true;
+  return true;
+}
 
 bool AccelSimReader::looks_like_list(std::string_view head) {
   std::size_t i = 0;
@@ -211,6 +220,7 @@ bool AccelSimReader::open_next_list_kernel() {
 }
 
 bool AccelSimReader::next_kernel(KernelInfo& out) {
+  if (block_parser_) block_parser_->stop_kernel();
   in_kernel_ = false;
   active_.clear();
   have_pending_ = false;
@@ -247,6 +257,10 @@ bool AccelSimReader::next_kernel(KernelInfo& out) {
   scored_cta_ = kNoCta;
   if (!load_block()) in_kernel_ = false;
   scoring_ = false;
+  if (alongside_ && in_kernel_ && !raw_) {
+    if (!block_parser_) block_parser_ = std::make_unique<BlockParser>(*this);
+    block_parser_->start_kernel();
+  }
   if (const std::uint32_t n = load_concurrency_.loads_in_flight(); n != 0)
     out.params.emplace_back("loads_in_flight", std::to_string(n));
   return true;
@@ -386,13 +400,24 @@ void AccelSimReader::warn(std::string message) {
 }
 
 void AccelSimReader::warn_key_once(std::string_view where, std::string_view key) {
+  const std::uint64_t line = lines_ ? lines_->line_no() : 0;
+  if (deferred_) {
+    deferred_->push_back(
+        BlockEvent{BlockEvent::Kind::Key, std::string(where), std::string(key), line, {}});
+    return;
+  }
+  warn_key_once_at(where, key, line);
+}
+
+void AccelSimReader::warn_key_once_at(std::string_view where, std::string_view key,
+                                      std::uint64_t line) {
   const std::string k = fmt::format("{}:{}", where, key);
   if (std::find(warned_keys_.begin(), warned_keys_.end(), k) != warned_keys_.end()) return;
   warned_keys_.push_back(k);
   const bool cluster = key == "cluster id" || key == "cluster rank";
-  warn(fmt::format("{}:{}: {} {} key '{}': skipped{} (warned once per key)", name_,
-                   lines_ ? lines_->line_no() : 0, cluster ? "Hopper" : "unknown", where,
-                   shown_token(key), cluster ? ", kept per block for cluster placement" : ""));
+  warn(fmt::format("{}:{}: {} {} key '{}': skipped{} (warned once per key)", name_, line,
+                   cluster ? "Hopper" : "unknown", where, shown_token(key),
+                   cluster ? ", kept per block for cluster placement" : ""));
 }
 
 void AccelSimReader::read_format_line() {
@@ -574,6 +599,7 @@ void AccelSimReader::prescan(KernelInfo& out, bool need_extents) {
 // Thread blocks
 
 bool AccelSimReader::load_block() {
+  if (block_parser_ && block_parser_->running()) return block_parser_->next_block();
   arena_.clear();
   slots_.clear();
   active_.clear();
@@ -712,16 +738,49 @@ bool AccelSimReader::block_key_line(std::string_view line) {
   if (counting_) ++counts_.block_keys;
   if (key == "cluster id" || key == "cluster rank") {
     // Kept per block (clusters()): a later model may place a cluster's blocks on one GPC.
-    if (clusters_.empty() || clusters_.back().cta != cta_) clusters_.push_back(BlockCluster{cta_});
-    BlockCluster& c = clusters_.back();
-    const bool ok =
-        key == "cluster id" ? detail::parse_xyz(value, c.id) : parse_dec_token(value, c.rank);
-    if (!ok)
-      line_error(fmt::format("bad '{}' (expected {} = {})", shown_token(line), key,
-                             key == "cluster id" ? "x,y,z" : "N"));
+    const bool id = key == "cluster id";
+    BlockCluster c{cta_};
+    if (!(id ? detail::parse_xyz(value, c.id) : parse_dec_token(value, c.rank)))
+      line_error(
+          fmt::format("bad '{}' (expected {} = {})", shown_token(line), key, id ? "x,y,z" : "N"));
+    if (deferred_) {
+      using K = BlockEvent::Kind;
+      deferred_->push_back(BlockEvent{id ? K::ClusterId : K::ClusterRank, {}, {}, 0, c});
+    } else {
+      set_cluster(c, id);
+    }
   }
   warn_key_once("thread-block", key);
   return true;
+}
+
+void AccelSimReader::set_cluster(const BlockCluster& parsed, bool id) {
+  if (clusters_.empty() || clusters_.back().cta != parsed.cta)
+    clusters_.push_back(BlockCluster{parsed.cta});
+  BlockCluster& c = clusters_.back();
+  if (id) {
+    std::copy(std::begin(parsed.id), std::end(parsed.id), c.id);
+  } else {
+    c.rank = parsed.rank;
+  }
+}
+
+void AccelSimReader::apply(const BlockEvent& event) {
+  switch (event.kind) {
+    case BlockEvent::Kind::Key:
+      warn_key_once_at(event.where, event.text, event.line);
+      break;
+    case BlockEvent::Kind::Generic:
+      if (!warned_generic_) {
+        warned_generic_ = true;
+        warn(event.text);
+      }
+      break;
+    case BlockEvent::Kind::ClusterId:
+    case BlockEvent::Kind::ClusterRank:
+      set_cluster(event.cluster, event.kind == BlockEvent::Kind::ClusterId);
+      break;
+  }
 }
 
 void AccelSimReader::finish_file() {
@@ -1022,11 +1081,17 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     if (shmem_base_ == 0 || local_base_ == 0) {
       if (counting_) ++counts_.generic_unresolved;
       if (!warned_generic_ && counting_) {
-        warned_generic_ = true;
-        warn(
-            fmt::format("{}:{}: generic {} without shmem/local base addresses in the header: "
-                        "taken as shared, as Accel-Sim does",
-                        name_, lines_->line_no(), store ? "ST" : "LD"));
+        warned_generic_ = true;  // a BlockParser's reader: once per block, then once per file
+        std::string message = fmt::format(
+            "{}:{}: generic {} without shmem/local base addresses in the header: "
+            "taken as shared, as Accel-Sim does",
+            name_, lines_->line_no(), store ? "ST" : "LD");
+        if (deferred_) {
+          deferred_->push_back(
+              BlockEvent{BlockEvent::Kind::Generic, {}, std::move(message), 0, {}});
+        } else {
+          warn(std::move(message));
+        }
       }
     } else if (is_shared(op)) {
       for (int k = 0; k < n; ++k) addr[k] -= shmem_base_;  // offset in the shared window

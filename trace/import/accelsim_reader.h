@@ -31,6 +31,8 @@ struct BlockCluster {
   std::uint32_t cta = 0;            ///< linear block id, as WarpInstr::cta
   std::uint32_t id[3] = {0, 0, 0};  ///< the cluster's id in the grid of clusters
   std::uint32_t rank = 0;           ///< the block's rank in its cluster
+
+  friend bool operator==(const BlockCluster&, const BlockCluster&) = default;
 };
 
 /// The generation of an Accel-Sim `.traceg` layout, from its header and `#traces format` line.
@@ -91,6 +93,10 @@ class AccelSimReader final : public TraceReader {
 
   bool next_kernel(KernelInfo& out) override;
   std::size_t read(std::span<WarpInstr> out) override;
+  /// The thread blocks after each kernel's first are parsed on a thread of the reader's own
+  /// (accelsim_block_parser.h); the reading thread cuts the file into blocks and emits their
+  /// records. A raw kernel-N.trace is read as ever.
+  bool parse_alongside() override;
   const std::string& source_name() const override { return name_; }
 
   const ImportCounts& counts() const { return counts_; }
@@ -104,8 +110,26 @@ class AccelSimReader final : public TraceReader {
   /// The cluster of each thread block of the current kernel that had `cluster id` lines, in
   /// the order the blocks were read.
   const std::vector<BlockCluster>& clusters() const { return clusters_; }
+  /// Thread blocks read so far that were parsed beside the reading (parse_alongside).
+  std::uint64_t blocks_parsed_beside() const { return blocks_beside_; }
 
  private:
+  class BlockParser;  // accelsim_block_parser.h
+  struct ForBlocks {};
+
+  /// What parsing a block on the helper thread would have logged or kept, in line order, for the
+  /// reading thread to replay when it takes the block (warnings are once per file or key).
+  struct BlockEvent {
+    enum class Kind : std::uint8_t { Key, Generic, ClusterId, ClusterRank };
+    Kind kind = Kind::Key;
+    std::string where, text;  ///< Key: where and key; Generic: text is the message
+    std::uint64_t line = 0;   ///< Key: the line that had it
+    BlockCluster cluster;     ///< Cluster*: the block and its id or rank
+  };
+
+  /// The reader a BlockParser parses blocks with: memory lines, events instead of warnings.
+  AccelSimReader(ForBlocks, ImportOptions options);
+
   struct WarpSlot {
     std::uint32_t warp = 0;
     std::size_t pos = 0;     // arena offset of the next record to emit
@@ -129,6 +153,9 @@ class AccelSimReader final : public TraceReader {
   [[noreturn]] void field_error(std::string_view what, std::string_view tok) const;
   void warn(std::string message);
   void warn_key_once(std::string_view where, std::string_view key);  // unknown key, once each
+  void warn_key_once_at(std::string_view where, std::string_view key, std::uint64_t line);
+  void apply(const BlockEvent& event);                    // as the parse would have on this thread
+  void set_cluster(const BlockCluster& parsed, bool id);  // a `cluster id` / `rank` line's value
   void read_format_line();  // the trailing columns the `#traces format` line names
   bool block_key_line(std::string_view line);  // a block-level `key = value` line, skipped
   void trailing_fields(detail::Tokens& t, std::uint32_t mode, int lanes);  // after addresses
@@ -198,11 +225,15 @@ class AccelSimReader final : public TraceReader {
   std::vector<std::string> warned_keys_;
   std::vector<BlockCluster> clusters_;
   bool counting_ = true;  // false on the extra passes over a raw file: counted once
+  std::vector<BlockEvent>* deferred_ = nullptr;  // a BlockParser's reader: events go here
+  bool alongside_ = false;                       // parse_alongside() was called
+  std::uint64_t blocks_beside_ = 0;              // see blocks_parsed_beside()
 
   ImportCounts counts_;
   std::vector<std::string> warnings_;
   bool warned_generic_ = false;
   bool logged_summary_ = false;
+  std::unique_ptr<BlockParser> block_parser_;  // last: its thread stops before the rest goes
 };
 
 }  // namespace gms::trace

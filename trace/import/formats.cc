@@ -54,12 +54,19 @@ class ChainReader final : public TraceReader {
         if (next_ == paths_.size()) return false;
         name_ = paths_[next_];
         cur_ = open_trace_reader(paths_[next_++], format_, options_);
+        if (alongside_) cur_->parse_alongside();
       }
       if (cur_->next_kernel(out)) return true;
       cur_.reset();
     }
   }
   std::size_t read(std::span<WarpInstr> out) override { return cur_ ? cur_->read(out) : 0; }
+  bool parse_alongside() override {
+    // Every file of the chain is opened later (next_kernel) and asked then.
+    alongside_ = true;
+    if (cur_) cur_->parse_alongside();
+    return true;
+  }
   const std::string& source_name() const override { return cur_ ? cur_->source_name() : name_; }
 
  private:
@@ -69,6 +76,7 @@ class ChainReader final : public TraceReader {
   std::size_t next_ = 0;
   std::unique_ptr<TraceReader> cur_;
   std::string name_;
+  bool alongside_ = false;
 };
 
 }  // namespace
@@ -142,6 +150,15 @@ bool plain_gmt_file(const std::string& path) {
   char magic[sizeof kGmtMagic] = {};
   std::ifstream in(path, std::ios::binary);
   return in.read(magic, sizeof magic) && std::memcmp(magic, kGmtMagic, sizeof magic) == 0;
+}
+
+bool accelsim_text_file(const std::string& path) {
+  if (path == "-") return false;
+  std::string head(4096, '\0');
+  std::ifstream in(path, std::ios::binary);
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return AccelSimReader::looks_like_traceg(head) || AccelSimReader::looks_like_list(head);
 }
 
 }  // namespace gms::trace

@@ -35,6 +35,11 @@ std::unique_ptr<TraceReader> open_trace_reader(const std::string& path,
 /// its first 8 bytes with plain file I/O (not counted as trace input for progress bars).
 bool plain_gmt_file(const std::string& path);
 
+/// True when `path` is a file (not "-"), uncompressed, that starts as an Accel-Sim kernel file
+/// or kernelslist.g: a trace whose reader parses its thread blocks on a thread of its own when
+/// given one (TraceReader::parse_alongside). Reads its first 4 KiB with plain file I/O.
+bool accelsim_text_file(const std::string& path);
+
 /// Several traces read as one stream of kernels, in order; each file is opened when reached.
 std::unique_ptr<TraceReader> open_trace_chain(const std::vector<std::string>& paths,
                                               TraceFormat format = TraceFormat::Auto,

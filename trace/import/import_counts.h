@@ -32,6 +32,30 @@ struct ImportCounts {
   std::uint64_t block_keys = 0;
   /// NVBit: lines that are neither launches nor records (banner, program output), skipped.
   std::uint64_t other_lines = 0;
+
+  friend bool operator==(const ImportCounts&, const ImportCounts&) = default;
 };
+
+/// Adds `b`'s counts to `a`'s (an Accel-Sim block parsed on another thread, counted on its own).
+inline ImportCounts& operator+=(ImportCounts& a, const ImportCounts& b) {
+  auto add = [](std::map<std::string, std::uint64_t, std::less<>>& to,
+                const std::map<std::string, std::uint64_t, std::less<>>& from) {
+    for (const auto& [key, n] : from) to[key] += n;
+  };
+  a.records += b.records;
+  a.non_memory += b.non_memory;
+  a.unsupported += b.unsupported;
+  a.inactive += b.inactive;
+  a.memcpy_commands += b.memcpy_commands;
+  a.generic_unresolved += b.generic_unresolved;
+  add(a.unsupported_by_opcode, b.unsupported_by_opcode);
+  a.bulk_copies += b.bulk_copies;
+  add(a.bulk_by_opcode, b.bulk_by_opcode);
+  a.ldgsts += b.ldgsts;
+  add(a.trailing_by_field, b.trailing_by_field);
+  a.block_keys += b.block_keys;
+  a.other_lines += b.other_lines;
+  return a;
+}
 
 }  // namespace gms::trace

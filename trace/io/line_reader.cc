@@ -8,9 +8,19 @@
 namespace gms::trace::detail {
 
 LineReader::LineReader(InputStream& in, std::size_t max_line_bytes)
-    : in_(in),
+    : in_(&in),
       max_line_bytes_(max_line_bytes),
       buf_(std::min<std::size_t>(64 * 1024, max_line_bytes)) {}
+
+void LineReader::take_text(std::vector<char>& text, std::uint64_t line_before,
+                           std::exception_ptr end_error) {
+  buf_.swap(text);
+  end_error_ = std::move(end_error);
+  pos_ = 0;
+  end_ = buf_.size();
+  eof_ = true;  // nothing to refill from
+  line_no_ = line_before;
+}
 
 bool LineReader::next(std::string_view& line) {
   for (;;) {
@@ -21,7 +31,10 @@ bool LineReader::next(std::string_view& line) {
       len = static_cast<std::size_t>(nl - b);
       pos_ += len + 1;
     } else if (eof_) {
-      if (pos_ == end_) return false;
+      if (pos_ == end_) {
+        if (end_error_) std::rethrow_exception(end_error_);
+        return false;
+      }
       len = end_ - pos_;  // last line without a newline
       pos_ = end_;
     } else {
@@ -32,14 +45,14 @@ bool LineReader::next(std::string_view& line) {
       end_ = rest;
       if (end_ == buf_.size()) {
         if (buf_.size() >= max_line_bytes_)
-          fail("{}:{}: line longer than {} bytes", in_.name(), line_no_ + 1, max_line_bytes_);
+          fail("{}:{}: line longer than {} bytes", in_->name(), line_no_ + 1, max_line_bytes_);
         buf_.resize(std::min(buf_.size() * 2, max_line_bytes_));
       }
       std::size_t got = 0;
       try {
-        got = in_.read(buf_.data() + end_, buf_.size() - end_);
+        got = in_->read(buf_.data() + end_, buf_.size() - end_);
       } catch (const StreamError& e) {
-        fail("{}:{}: {}", in_.name(), line_no_ + 1, e.detail());
+        fail("{}:{}: {}", in_->name(), line_no_ + 1, e.detail());
       }
       if (got == 0) eof_ = true;
       end_ += got;

@@ -3,6 +3,7 @@
 /// up to a fixed line limit; memory does not depend on the file's size.
 
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,15 @@ class LineReader {
  public:
   explicit LineReader(InputStream& in, std::size_t max_line_bytes = std::size_t{1} << 20);
 
+  /// Lines held in memory (a thread block another reader cut from a file), given by
+  /// take_text().
+  LineReader() = default;
+  /// Reads `text` from now on (taken: swapped with this reader's buffer), its first line
+  /// numbered `line_before + 1`; at its end, `end_error` is thrown when given (the error the
+  /// stream it was cut from raised there), else next() returns false. A reader of memory only.
+  void take_text(std::vector<char>& text, std::uint64_t line_before,
+                 std::exception_ptr end_error = nullptr);
+
   /// Next line without its "\n" or "\r\n"; false at the end. The view stays valid until the
   /// next call.
   bool next(std::string_view& line);
@@ -24,16 +34,17 @@ class LineReader {
   /// 1-based number of the last line returned (0 before the first).
   std::uint64_t line_no() const { return line_no_; }
 
-  /// The stream's name, for messages.
-  const std::string& name() const { return in_.name(); }
+  /// The stream's name, for messages (a reader of a stream only).
+  const std::string& name() const { return in_->name(); }
 
  private:
-  InputStream& in_;
-  std::size_t max_line_bytes_;
+  InputStream* in_ = nullptr;  // null: lines held in memory
+  std::size_t max_line_bytes_ = 0;
   std::vector<char> buf_;
   std::size_t pos_ = 0, end_ = 0;
   bool eof_ = false;
   std::uint64_t line_no_ = 0;
+  std::exception_ptr end_error_;  // see take_text
 };
 
 }  // namespace gms::trace::detail

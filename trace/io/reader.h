@@ -45,6 +45,13 @@ class TraceReader {
   /// reader may ignore it and write every lane.
   virtual void set_partial_strided_lanes(bool on) { (void)on; }
 
+  /// Parses on a thread of the reader's own, a few blocks ahead of read() (a text format whose
+  /// thread blocks parse independently), for a replay given more threads than it reads on.
+  /// Records, kernels, counts, warnings and errors do not change, nor their order: an error is
+  /// thrown where read() reaches it. Takes effect from the next kernel. False, and nothing
+  /// changes, where the reader cannot.
+  virtual bool parse_alongside() { return false; }
+
   /// Deals the trace's records among `shares` readers of the same file, a block at a time, and
   /// makes this one share `share` (0 <= share < shares): it then yields every kernel but only
   /// its share's records, each batch from one place in the file (records_passed() numbers

@@ -19,6 +19,7 @@
 #include "sim/replay/simulator.h"
 #include "sim/replay/thread_choice.h"
 #include "tests/e2e/report_text.h"
+#include "tests/test_paths.h"
 #include "tests/trace/gmt_in_blocks.h"
 
 namespace gms {
@@ -53,7 +54,7 @@ unsigned cores() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-TEST(ThreadChoiceTest, ACachedReplayTakesTwoAndAColdOneEveryCore) {
+TEST(ThreadChoiceTest, ACachedReplayTakesTwoAndAColdOneEveryCoreOrTwoForAnImport) {
   const SimConfig cfg = load_config({});
   const std::string scattered = write_trace("gms_choice_scattered.wtrace", 128, 200);
   const std::string unit = write_trace("gms_choice_unit.wtrace", 4, 200);
@@ -82,6 +83,15 @@ TEST(ThreadChoiceTest, ACachedReplayTakesTwoAndAColdOneEveryCore) {
   EXPECT_EQ(replay_threads(cfg, opts, {"-"}), 1u);
   EXPECT_EQ(replay_threads(cfg, opts, {}), 1u);
   std::filesystem::remove(gmt);
+  // Two for an uncompressed Accel-Sim text (its blocks parsed on the second), else one.
+  const std::string traceg = test::data_path("accelsim/tiled_matmul/kernel-1.traceg");
+  const std::string list = test::data_path("accelsim/tiled_matmul/kernelslist.g");
+  EXPECT_EQ(replay_threads(cfg, opts, {traceg}), std::min(2u, cores()));
+  EXPECT_EQ(replay_threads(cfg, opts, {list, traceg}), std::min(2u, cores()));
+  EXPECT_EQ(replay_threads(cfg, opts, {traceg, scattered}), 1u);
+  EXPECT_EQ(replay_threads(cfg, opts,
+                           {test::data_path("thirdparty/mgpusim_vectoradd_v5/kernel-1.traceg.xz")}),
+            1u);
 
   opts.mode = SimMode::Cached;
   SimConfig rows = cfg;  // the row model: the parallel replay is not exact
