@@ -217,24 +217,20 @@ TEST(AccelSimAlongsideTest, GeneratedTracesReadAlikeWithTheirWarnings) {
 }
 
 TEST(AccelSimAlongsideTest, AnErrorInABlockIsThrownWhereItsBlockIsReached) {
-  const auto error_of_shape = [](const Shape& s) {
-    const Outcome o = expect_same_text(generated(s, 7));
-    EXPECT_NE(o.error, "");
-    EXPECT_FALSE(o.records.empty());  // the blocks before it were read
-    return o.error;
+  // Each broken in one place; the message names it.
+  const std::pair<int Shape::*, const char*> cases[] = {
+      {&Shape::bad_line, "bad address '0xZZ12'"},
+      {&Shape::stray_after, "expected #BEGIN_TB, found 'stray"},
+      {&Shape::begin_inside, "#BEGIN_TB inside a thread block"},
+      {&Shape::short_insts, "but only"},
   };
-  Shape bad;
-  bad.bad_line = 20;
-  GMS_EXPECT_CONTAINS(error_of_shape(bad), "bad address '0xZZ12'");
-  Shape stray;
-  stray.stray_after = 25;
-  GMS_EXPECT_CONTAINS(error_of_shape(stray), "expected #BEGIN_TB, found 'stray");
-  Shape nested;
-  nested.begin_inside = 10;
-  GMS_EXPECT_CONTAINS(error_of_shape(nested), "#BEGIN_TB inside a thread block");
-  Shape insts;
-  insts.short_insts = 12;
-  GMS_EXPECT_CONTAINS(error_of_shape(insts), "only");
+  for (const auto& [where, fragment] : cases) {
+    Shape s;
+    s.*where = 20;
+    const Outcome o = expect_same_text(generated(s, 7));
+    GMS_EXPECT_CONTAINS(o.error, fragment);
+    EXPECT_FALSE(o.records.empty());  // the blocks before it were read
+  }
   // The file ends inside a block.
   const std::string whole = generated(Shape{}, 7);
   std::size_t at = 0;
