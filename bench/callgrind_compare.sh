@@ -25,6 +25,9 @@ declare -A gen=(
 for f in "${!gen[@]}"; do
   [[ -f $dir/$f ]] || "$new" gen ${gen[$f]} -o "$dir/$f" >/dev/null
 done
+# An Accel-Sim import (bench/thread_scaling.py's: 576,000 records of post-processed text).
+[[ -f $dir/accelsim/kernel-1.traceg ]] || { mkdir -p "$dir/accelsim" &&
+  python3 "$(dirname "$0")/gen_raw_accelsim.py" "$dir/accelsim" >/dev/null; }
 instructions() {  # BIN TRACE MODE OUT: the program's instruction count
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" run "$2" --mode "$3" \
     --format json -o "$4" --no-progress "${extra[@]}" 2>&1 |
@@ -35,7 +38,8 @@ echo
 echo "| trace | mode | base | new | change |"
 echo "|---|---|---|---|---|"
 for c in "stream-1M.gmt cold" "stream-1M.gmt cached" "random-200K.gmt cold" \
-  "random-200K.gmt cached" "matmul-128.gmt cold" "matmul-128.gmt cached" "lists-200K.gmt both"; do
+  "random-200K.gmt cached" "matmul-128.gmt cold" "matmul-128.gmt cached" "lists-200K.gmt both" \
+  "accelsim/kernel-1.traceg cold" "accelsim/kernel-1.traceg cached"; do
   read -r f mode <<<"$c"
   b=$(instructions "$base" "$dir/$f" "$mode" "$dir/base.json")
   n=$(instructions "$new" "$dir/$f" "$mode" "$dir/new.json")
