@@ -122,11 +122,7 @@ void AccelSimReader::BlockParser::cut(Block& b) {
   }
   b.line_before = lines.line_no();
   try {
-    while (lines.next(raw)) {  // the end of the file inside the block: the parse reports it
-      b.text.insert(b.text.end(), raw.begin(), raw.end());
-      b.text.push_back('\n');
-      if (detail::trim(raw).starts_with("#END_TB")) break;
-    }
+    lines.append_through("#END_TB", b.text);  // or the file's end: the parse reports it
   } catch (...) {
     // Raised after the lines before it, which the parse reads first (and may fail on).
     b.cut_error = std::current_exception();

@@ -31,6 +31,13 @@ class LineReader {
   /// next call.
   bool next(std::string_view& line);
 
+  /// Appends the lines up to and including the first whose text, after any spaces and tabs,
+  /// starts with `prefix` (or, when none does, up to the end of the stream) to `out`, each
+  /// ending in '\n' as read (a '\r' before it kept): what next() would return line by line,
+  /// without looking at each. True when that line was found; line_no() counts the lines taken.
+  /// A reader of a stream only.
+  bool append_through(std::string_view prefix, std::vector<char>& out);
+
   /// 1-based number of the last line returned (0 before the first).
   std::uint64_t line_no() const { return line_no_; }
 
@@ -38,6 +45,9 @@ class LineReader {
   const std::string& name() const { return in_->name(); }
 
  private:
+  void refill();  // keeps the partial line from pos_, reads behind it (grows up to the limit)
+  void take_lines(std::size_t end, std::vector<char>& out);  // [pos_, end) to out, counted
+
   InputStream* in_ = nullptr;  // null: lines held in memory
   std::size_t max_line_bytes_ = 0;
   std::vector<char> buf_;
