@@ -13,7 +13,10 @@
 /// blocks parsed beside the reading"). Other cold replays take one: their records would be read
 /// by one worker anyway (fast_engine.h), and more would only add a phase per kernel.
 ///
-/// A cached or both-mode replay takes two: two workers form a pipeline (fast_engine.h), one core
+/// A cached or both-mode replay of uncompressed Accel-Sim texts takes one: its replay is mostly
+/// the parse on the reading thread, and with the pipeline it ran 0.84x-1.04x as fast as on one
+/// by median, over the sittings bench/RESULTS.md records ("Accel-Sim blocks parsed beside the
+/// reading"). Any other cached or both-mode replay takes two: two workers form a pipeline (fast_engine.h), one core
 /// reading and replaying the L1s while the other replays the L2 (and, when it waits, the reading
 /// moves to a thread on its core). Past two, the workers split the SMs and slices (every one both
 /// reads L1 and L2), and on a 16-core machine that lost to the pipeline on every cached case of

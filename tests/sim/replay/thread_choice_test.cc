@@ -54,7 +54,7 @@ unsigned cores() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-TEST(ThreadChoiceTest, ACachedReplayTakesTwoAndAColdOneEveryCoreOrTwoForAnImport) {
+TEST(ThreadChoiceTest, ACachedReplayTakesTwoAndAColdOneEveryCoreAnImportTheOtherWayRound) {
   const SimConfig cfg = load_config({});
   const std::string scattered = write_trace("gms_choice_scattered.wtrace", 128, 200);
   const std::string unit = write_trace("gms_choice_unit.wtrace", 4, 200);
@@ -92,6 +92,11 @@ TEST(ThreadChoiceTest, ACachedReplayTakesTwoAndAColdOneEveryCoreOrTwoForAnImport
   EXPECT_EQ(replay_threads(cfg, opts,
                            {test::data_path("thirdparty/mgpusim_vectoradd_v5/kernel-1.traceg.xz")}),
             1u);
+  opts.mode = SimMode::Cached;  // the import's replay is its parse: the pipeline does not pay
+  EXPECT_EQ(replay_threads(cfg, opts, {traceg}), 1u);
+  EXPECT_EQ(replay_threads(cfg, opts, {traceg, scattered}), std::min(2u, cores()));
+  opts.mode = SimMode::Both;
+  EXPECT_EQ(replay_threads(cfg, opts, {list}), 1u);
 
   opts.mode = SimMode::Cached;
   SimConfig rows = cfg;  // the row model: the parallel replay is not exact
