@@ -92,29 +92,19 @@ void AccelSimReader::BlockParser::cut(Block& b) {
   // As AccelSimReader::load_block reads up to a block and through it; what it would report
   // there (a stray line, a stream error) becomes the block's error, thrown when it is taken.
   detail::LineReader& lines = *owner_.lines_;
-  std::string_view raw;
+  std::string_view unused;       // the kernel's first block was read: no raw line follows
+  owner_.deferred_ = &b.events;  // a comment line's warning waits for the block
   try {
-    for (;;) {
-      if (!lines.next(raw)) {
-        b.end = true;
-        b.state = State::Done;
-        cut_done_ = true;
-        return;
-      }
-      const std::string_view line = detail::trim(raw);
-      if (line.empty()) continue;
-      if (line.starts_with("#BEGIN_TB")) break;
-      if (line[0] == '#' && !line.starts_with("#END_TB")) {
-        b.events.push_back(BlockEvent{BlockEvent::Kind::Key,
-                                      "'#' line",
-                                      std::string(line.substr(0, line.find('='))),
-                                      lines.line_no(),
-                                      {}});
-        continue;
-      }
-      owner_.line_error(fmt::format("expected #BEGIN_TB, found '{}'", detail::shown_token(line)));
+    const bool end = owner_.seek_block(unused) == Seek::End;
+    owner_.deferred_ = nullptr;
+    if (end) {
+      b.end = true;
+      b.state = State::Done;
+      cut_done_ = true;
+      return;
     }
   } catch (...) {
+    owner_.deferred_ = nullptr;
     b.error = std::current_exception();
     b.state = State::Done;
     cut_done_ = true;

@@ -598,6 +598,28 @@ void AccelSimReader::prescan(KernelInfo& out, bool need_extents) {
 // ---------------------------------------------------------------------------------------------
 // Thread blocks
 
+AccelSimReader::Seek AccelSimReader::seek_block(std::string_view& raw_first) {
+  std::string_view raw;
+  for (;;) {
+    if (!lines_->next(raw)) return Seek::End;
+    const std::string_view line = trim(raw);
+    if (line.empty()) continue;
+    if (line.starts_with("#BEGIN_TB")) return Seek::Block;
+    if (line[0] == '#' && !line.starts_with("#END_TB")) {
+      // A comment line of a newer tracer or a fork between the header and the blocks.
+      warn_key_once("'#' line", line.substr(0, line.find('=')));
+      continue;
+    }
+    if (!block_seen_ && line[0] >= '0' && line[0] <= '9') {
+      // The tracer's own kernel-N.trace, before post-traces-processing grouped it by block:
+      // every line carries "tb_x tb_y tb_z warp", warps of different blocks interleaved.
+      raw_first = line;
+      return Seek::Raw;
+    }
+    line_error(fmt::format("expected #BEGIN_TB, found '{}'", shown_token(line)));
+  }
+}
+
 bool AccelSimReader::load_block() {
   if (block_parser_ && block_parser_->running()) return block_parser_->next_block();
   arena_.clear();
@@ -605,35 +627,25 @@ bool AccelSimReader::load_block() {
   active_.clear();
   rr_ = 0;
   warp_seen_.assign(warps_per_block_, 0);
-  std::string_view raw, line;
   if (raw_) return load_raw_block();
   if (have_pending_) {
     have_pending_ = false;
   } else {
-    for (;;) {
-      if (!lines_->next(raw)) {
+    std::string_view first;
+    switch (seek_block(first)) {
+      case Seek::End:
         finish_file();
         return false;
-      }
-      line = trim(raw);
-      if (line.empty()) continue;
-      if (line.starts_with("#BEGIN_TB")) break;
-      if (line[0] == '#' && !line.starts_with("#END_TB")) {
-        // A comment line of a newer tracer or a fork between the header and the blocks.
-        warn_key_once("'#' line", line.substr(0, line.find('=')));
-        continue;
-      }
-      if (!block_seen_ && line[0] >= '0' && line[0] <= '9') {
-        // The tracer's own kernel-N.trace, before post-traces-processing grouped it by block:
-        // every line carries "tb_x tb_y tb_z warp", warps of different blocks interleaved.
+      case Seek::Raw:
         raw_ = prefixed_ = true;
-        raw_prepare(line);
+        raw_prepare(first);
         return load_raw_block();
-      }
-      line_error(fmt::format("expected #BEGIN_TB, found '{}'", shown_token(line)));
+      case Seek::Block:
+        break;
     }
   }
   block_seen_ = true;
+  std::string_view raw, line;
   bool have_cta = false;
   std::uint64_t expected = 0, seen = 0;  // instruction lines of the current warp
   std::uint32_t warp = 0;

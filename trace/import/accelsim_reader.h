@@ -140,7 +140,11 @@ class AccelSimReader final : public TraceReader {
   void read_header(KernelInfo& out);          // parses `-key = value` lines up to the first '#'
   void check_header_values(KernelInfo& out);  // replaces (and warns about) impossible values
   void prescan(KernelInfo& out, bool need_extents);  // lineinfo and grid/block extents pre-pass
-  bool load_block();                                 // false at the end of the kernel file
+  /// Reads up to the next `#BEGIN_TB` (Block) or the end of the file (End); before the first
+  /// block, a line of a raw kernel-N.trace stops it (Raw, the line in `raw_first`).
+  enum class Seek : std::uint8_t { Block, End, Raw };
+  Seek seek_block(std::string_view& raw_first);
+  bool load_block();  // false at the end of the kernel file
   // A raw kernel-N.trace: read (and counted) once, its memory records kept while they fit the
   // window; then emitted block by block, warps regrouped, as post-traces-processing writes them.
   void raw_prepare(std::string_view first);
