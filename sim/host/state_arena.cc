@@ -1,5 +1,7 @@
 #include "sim/host/state_arena.h"
 
+#include "sim/host/huge_page_allocator.h"
+
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -10,7 +12,7 @@ namespace gms {
 
 namespace {
 
-constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
+using detail::kHugePageBytes;
 constexpr std::size_t kAlign = 64;  // a host cache line
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "sim/host/huge_page_allocator.h"
+
 namespace gms {
 
 template <class T>
@@ -28,7 +30,8 @@ class AppendBuffer {
  private:
   [[gnu::noinline]] void grow() { items_.resize(items_.empty() ? 256 : 2 * items_.size()); }
 
-  std::vector<T> items_;  ///< [0, size_) appended; the rest room to grow into
+  /// [0, size_) appended; the rest room to grow into (on huge pages once 2 MiB or more)
+  std::vector<T, HugePageAllocator<T>> items_;
   std::size_t size_ = 0;
 };
 

@@ -4,11 +4,13 @@
 /// slice. The replacement policies are template parameters, chosen once for the whole run (see
 /// with_policies).
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
 #include "sim/config/config.h"
 #include "sim/core/stats.h"
+#include "sim/host/huge_page_allocator.h"
 #include "sim/host/state_arena.h"
 #include "sim/model/charging.h"
 #include "sim/model/coalescer.h"
@@ -148,8 +150,10 @@ class SliceGroups {
   void close() {
     groups_.close();
     if (by_slice_.size() < placed_) {
-      by_slice_.resize(placed_);
-      by_slice_bytes_.resize(placed_);
+      // By doubling: a pipeline's windows grow, and each size would otherwise be a new block.
+      const std::size_t size = std::max(placed_, 2 * by_slice_.size());
+      by_slice_.resize(size);
+      by_slice_bytes_.resize(size);
     }
   }
   void place(const QueuedAccess& q, const ByteMasks& bytes) {
@@ -177,8 +181,8 @@ class SliceGroups {
   std::uint32_t first_slice_ = 0;
   std::size_t placed_ = 0;
   StableGroups groups_;
-  std::vector<QueuedAccess> by_slice_;
-  std::vector<ByteMasks> by_slice_bytes_;
+  std::vector<QueuedAccess, HugePageAllocator<QueuedAccess>> by_slice_;
+  std::vector<ByteMasks, HugePageAllocator<ByteMasks>> by_slice_bytes_;
 };
 
 /// Calls f.template operator()<L1Policy, L2Policy>() with the policy types the config names:
