@@ -1,6 +1,6 @@
 #include "sim/host/state_arena.h"
 
-#include "sim/host/huge_page_allocator.h"
+#include "sim/core/huge_page_allocator.h"
 
 #include <sys/mman.h>
 

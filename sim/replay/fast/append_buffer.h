@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "sim/host/huge_page_allocator.h"
+#include "sim/core/huge_page_allocator.h"
 
 namespace gms {
 

@@ -1,11 +1,11 @@
 #pragma once
-/// An allocator for the fast engine's large buffers that are refilled window after window (the
-/// pipeline's L2 queues, the slice groups they are sorted into): a block of 2 MiB or more is
-/// aligned to 2 MiB and marked for transparent huge pages, so that its first use takes a page
-/// fault per 2 MiB rather than per 4 KiB. On a VM a fault is dear: a cached stream replayed by
-/// the two-worker pipeline took 18,000 faults against 2,600 on one worker, most of them in these
-/// buffers as they grew (bench/RESULTS.md). Smaller blocks come from the heap as usual; where
-/// the kernel gives no huge pages the hint changes nothing.
+/// An allocator for large buffers that are refilled again and again (the fast engine's L2 queues
+/// and the slice groups they are sorted into, window after window; the read-ahead's batches): a
+/// block of 2 MiB or more is aligned to 2 MiB and marked for transparent huge pages, so that its
+/// first use takes a page fault per 2 MiB rather than per 4 KiB. On a VM a fault is dear: a
+/// cached stream replayed by the two-worker pipeline took 18,000 faults against 2,600 on one
+/// worker, most of them in these buffers (bench/RESULTS.md). Smaller blocks come from the heap
+/// as usual; where the kernel gives no huge pages the hint changes nothing.
 
 #include <cstddef>
 #include <memory>

@@ -2,7 +2,7 @@
 // boundary (so a huge page can back them), smaller ones come from the heap, and a vector keeps
 // its elements as it grows from one kind of block to the other and back (the sanitizer build
 // checks that each block goes back to where it came from).
-#include "sim/host/huge_page_allocator.h"
+#include "sim/core/huge_page_allocator.h"
 
 #include <gtest/gtest.h>
 

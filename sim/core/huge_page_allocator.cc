@@ -1,4 +1,4 @@
-#include "sim/host/huge_page_allocator.h"
+#include "sim/core/huge_page_allocator.h"
 
 #include <sys/mman.h>
 
