@@ -1,7 +1,7 @@
 #include "trace/io/read_ahead.h"
 
+#include <algorithm>
 #include <chrono>
-#include <memory>
 #include <utility>
 
 #include "sim/core/logger_ready.h"
@@ -14,8 +14,6 @@ ReadAhead::ReadAhead(TraceReader& inner, std::size_t batch_records, std::size_t 
       batch_records_(batch_records),
       depth_(depth),
       prepare_(std::move(prepare)),
-      pool_(allocator_.allocate(slots() * batch_records_)),
-      built_(slots(), false),
       // The producer may log (a reader's warnings): the registry exists before it starts.
       thread_((make_logger_before_threads(),
                [this, in_kernel](std::stop_token stop) { produce(stop, in_kernel); })) {}
@@ -23,18 +21,6 @@ ReadAhead::ReadAhead(TraceReader& inner, std::size_t batch_records, std::size_t 
 ReadAhead::~ReadAhead() {
   thread_.request_stop();  // wakes a producer waiting for room (condition_variable_any)
   if (thread_.joinable()) thread_.join();
-  for (std::size_t slot = 0; slot < built_.size(); ++slot)
-    if (built_[slot]) std::destroy_n(pool_ + slot * batch_records_, batch_records_);
-  allocator_.deallocate(pool_, slots() * batch_records_);
-}
-
-WarpInstr* ReadAhead::slot_records(std::size_t slot) {
-  WarpInstr* records = pool_ + slot * batch_records_;
-  if (!built_[slot]) {
-    std::uninitialized_value_construct_n(records, batch_records_);
-    built_[slot] = true;
-  }
-  return records;
 }
 
 void ReadAhead::produce(std::stop_token stop, bool in_kernel) {
@@ -46,18 +32,28 @@ void ReadAhead::produce(std::stop_token stop, bool in_kernel) {
         item.kind = inner_.next_kernel(item.kernel) ? Kind::Kernel : Kind::TraceEnd;
         in_kernel = item.kind == Kind::Kernel;
       } else {
-        // The replay holds at most the batch it reads and depth_ ready ones: this slot is
-        // none of theirs (slots()).
-        item.slot = batches % slots();
-        item.records = slot_records(item.slot);
-        item.count = inner_.read({item.records, batch_records_});
+        {
+          std::lock_guard lock(mutex_);
+          if (!spare_.empty()) {
+            item.records = std::move(spare_.back());
+            spare_.pop_back();
+          }
+        }
+        if (item.records.empty()) {
+          // Whole huge pages: a block under 2 MiB would come from the heap on 4 KiB pages.
+          const std::size_t per_page = detail::kHugePageBytes / sizeof(WarpInstr);
+          item.records.reserve(std::max(batch_records_, per_page));
+        }
+        item.records.resize(batch_records_);
+        item.count = inner_.read(item.records);
         if (item.count == 0) {
-          item = Item{};
           item.kind = Kind::KernelEnd;
           in_kernel = false;
         } else {
-          ++batches;
-          if (prepare_) prepare_({item.records, item.count}, item.slot);
+          // The replay holds at most the batch it reads and depth_ ready ones: this slot is
+          // none of theirs (slots()).
+          item.slot = batches++ % slots();
+          if (prepare_) prepare_({item.records.data(), item.count}, item.slot);
         }
       }
     } catch (...) {
@@ -92,9 +88,16 @@ ReadAhead::Item ReadAhead::pop() {
   return item;
 }
 
+void ReadAhead::recycle(Records buffer) {
+  if (buffer.empty()) return;
+  std::lock_guard lock(mutex_);
+  spare_.push_back(std::move(buffer));
+}
+
 bool ReadAhead::next_kernel(KernelInfo& out) {
   if (finished_) return false;
   for (;;) {
+    recycle(std::move(current_.records));
     current_ = pop();
     switch (current_.kind) {
       case Kind::Kernel:
@@ -115,10 +118,11 @@ bool ReadAhead::next_kernel(KernelInfo& out) {
 
 std::span<WarpInstr> ReadAhead::next_batch() {
   if (finished_ || current_.kind == Kind::KernelEnd || current_.kind == Kind::TraceEnd) return {};
+  recycle(std::move(current_.records));
   current_ = pop();
   switch (current_.kind) {
     case Kind::Batch:
-      return {current_.records, current_.count};
+      return {current_.records.data(), current_.count};
     case Kind::Error:
       finished_ = true;
       std::rethrow_exception(current_.error);

@@ -57,10 +57,14 @@ class ReadAhead {
 
  private:
   enum class Kind { Kernel, Batch, KernelEnd, TraceEnd, Error };
+  // A batch's records on huge pages, a whole number of them (a cached matrix product replayed
+  // on two workers took 3,400 page faults here on 4 KiB pages). Buffers are reused last in,
+  // first out, so the replay reads the few the host's cache still holds.
+  using Records = std::vector<WarpInstr, HugePageAllocator<WarpInstr>>;
   struct Item {
     Kind kind = Kind::Batch;
     KernelInfo kernel;
-    WarpInstr* records = nullptr;  ///< the slot's batch_records; the first `count` are valid
+    Records records;  ///< sized batch_records; the first `count` are valid
     std::size_t count = 0;
     std::size_t slot = 0;
     std::exception_ptr error;
@@ -69,7 +73,7 @@ class ReadAhead {
   void produce(std::stop_token stop, bool in_kernel);
   void push(Item item, const std::stop_token& stop);
   Item pop();
-  WarpInstr* slot_records(std::size_t slot);
+  void recycle(Records buffer);
 
   TraceReader& inner_;
   std::size_t batch_records_, depth_;
@@ -77,13 +81,7 @@ class ReadAhead {
   std::mutex mutex_;
   std::condition_variable_any changed_;
   std::deque<Item> ready_;
-  // The batches' records, slot by slot (slots() of batch_records_ each: a slot's records are
-  // read into only while no batch the replay may hold is in it), on huge pages (a cached
-  // matrix product replayed on two workers took 3,400 page faults here on 4 KiB pages). Each
-  // slot's records are built on its first use, so a short trace touches only what it reads.
-  HugePageAllocator<WarpInstr> allocator_;
-  WarpInstr* pool_;
-  std::vector<bool> built_;                       ///< per slot (the reading thread's alone)
+  std::vector<Records> spare_;                    ///< batch buffers to reuse
   Item current_;                                  ///< the batch the replay is reading
   bool finished_ = false;                         ///< the trace end or an error was handed out
   std::chrono::steady_clock::duration waited_{};  ///< see waited()
