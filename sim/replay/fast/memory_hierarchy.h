@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "sim/config/config.h"
-#include "sim/core/stats.h"
 #include "sim/core/huge_page_allocator.h"
+#include "sim/core/stats.h"
 #include "sim/host/state_arena.h"
 #include "sim/model/charging.h"
 #include "sim/model/coalescer.h"
