@@ -27,12 +27,7 @@ void copy_trace(trace::TraceReader& in, trace::TraceWriter& out) {
 
 int cmd_convert(const std::vector<std::string>& args) {
   po::options_description visible("options");
-  visible.add_options()("trace-format", po::value<std::string>()->default_value("auto"),
-                        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit")(
-      "no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)")(
-      "strict", po::bool_switch(),
-      "refuse Accel-Sim lines with fields after the address list that no '#traces format' line "
-      "explains (default: read them, warn once per file)");
+  add_trace_reading_options(visible);
   po::options_description hidden;
   hidden.add_options()("in", po::value<std::string>()->required(), "input trace")(
       "out", po::value<std::string>()->required(), "output trace");
@@ -49,11 +44,9 @@ int cmd_convert(const std::vector<std::string>& args) {
     return 0;
   const std::string in_path = vm["in"].as<std::string>();
   const std::string out_path = vm["out"].as<std::string>();
-  const ProgressBar bar(trace::input_bytes_total({in_path}), !vm["no-progress"].as<bool>());
-  trace::ImportOptions import;
-  import.strict = vm["strict"].as<bool>();
-  auto reader = trace::open_trace_reader(
-      in_path, trace::parse_trace_format(vm["trace-format"].as<std::string>()), import);
+  const TraceReading reading = trace_reading(vm);
+  const ProgressBar bar(trace::input_bytes_total({in_path}), reading.progress);
+  auto reader = trace::open_trace_reader(in_path, reading.format, reading.import);
 
   // A file is written under a temporary name and renamed when complete (OutputStream's
   // AtomicOutputFile), so an error in the input never leaves a partial output file.

@@ -136,12 +136,7 @@ std::string import_summary(const trace::ImportCounts& c, const std::vector<std::
 
 int cmd_info(const std::vector<std::string>& args) {
   po::options_description visible("options");
-  visible.add_options()("trace-format", po::value<std::string>()->default_value("auto"),
-                        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit")(
-      "no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)")(
-      "strict", po::bool_switch(),
-      "refuse Accel-Sim lines with fields after the address list that no '#traces format' line "
-      "explains (default: read them, warn once per file)");
+  add_trace_reading_options(visible);
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "info",
@@ -153,17 +148,15 @@ int cmd_info(const std::vector<std::string>& args) {
       "format generation of each kernel, the instructions skipped by reason and the\n"
       "warnings of the import.",
       visible, vm);
-  const auto format = trace::parse_trace_format(vm["trace-format"].as<std::string>());
-  trace::ImportOptions import;
-  import.strict = vm["strict"].as<bool>();
+  const TraceReading reading = trace_reading(vm);
   if (traces.empty()) return 0;
 
   std::string text;
   std::vector<WarpInstr> batch(4096);
   {  // the bar is cleared before the text is written
-    const ProgressBar bar(trace::input_bytes_total(traces), !vm["no-progress"].as<bool>());
+    const ProgressBar bar(trace::input_bytes_total(traces), reading.progress);
     for (const std::string& path : traces) {
-      auto reader = trace::open_trace_reader(path, format, import);
+      auto reader = trace::open_trace_reader(path, reading.format, reading.import);
       const auto* accelsim = dynamic_cast<const trace::AccelSimReader*>(reader.get());
       const auto* nvbit = dynamic_cast<const trace::NvbitReader*>(reader.get());
       text += fmt::format("{}\n", path);

@@ -56,24 +56,20 @@ int cmd_run(const std::vector<std::string>& args) {
        "auto (fast), fast (memo, batches, shortcuts), reference (record by record, in trace "
        "order: the model's specification) or onepass; the results are the same")
       ("threads", po::value<unsigned>()->default_value(0),
-       "replay on this many threads (0: the program chooses: one per core for a cached replay "
-       "of scattered warps, else one); the results are the same for any number")
+       "replay on this many threads (0: the program chooses: every core for a cold replay of "
+       ".gmt files, two for a cached or both-mode one, uncompressed Accel-Sim texts two cold and "
+       "one cached, else one); the results are the same for any number")
       ("kernel", po::value<std::vector<std::uint32_t>>()->composing(),
        "replay only this kernel id (repeatable)")
       ("flops", po::value<std::vector<std::string>>()->composing(),
        "FLOPs of a kernel for the roofline: --flops ID=N (overrides the trace's flops=)")
       ("format", po::value<std::string>()->default_value("table"), "table, csv, json or html")
       ("output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout")
-      ("trace-format", po::value<std::string>()->default_value("auto"),
-       "input format: auto (from the content), wtrace, gmt, accelsim, nvbit")
-      ("strict", po::bool_switch(),
-       "refuse Accel-Sim lines with fields after the address list that no '#traces format' line "
-       "explains (default: read them, warn once per file)")
       ("pattern", po::bool_switch(),
        "add a pattern column: each instruction's access pattern, from its addresses (one more "
-       "read of the trace; the counts are the same)")
-      ("no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)");
+       "read of the trace; the counts are the same)");
   // clang-format on
+  add_trace_reading_options(visible);
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "run",
@@ -100,10 +96,11 @@ int cmd_run(const std::vector<std::string>& args) {
   if (vm.count("flops")) opts.flops = parse_flops(vm["flops"].as<std::vector<std::string>>());
   if (vm.count("kernel")) opts.kernel_ids = vm["kernel"].as<std::vector<std::uint32_t>>();
 
-  opts.trace_format = trace::parse_trace_format(vm["trace-format"].as<std::string>());
-  opts.import.strict = vm["strict"].as<bool>();
+  const TraceReading reading = trace_reading(vm);
+  opts.trace_format = reading.format;
+  opts.import = reading.import;
   {
-    const ProgressBar bar(trace::input_bytes_total(traces), !vm["no-progress"].as<bool>());
+    const ProgressBar bar(trace::input_bytes_total(traces), reading.progress);
     report.kernels = simulate(report.traces, report.config, opts);
   }
   for (std::uint32_t id : opts.kernel_ids) {

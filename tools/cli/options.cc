@@ -50,4 +50,21 @@ void write_output(const std::string& path, const std::string& text) {
   trace::write_file_atomically(path, text);
 }
 
+void add_trace_reading_options(po::options_description& options) {
+  options.add_options()("trace-format", po::value<std::string>()->default_value("auto"),
+                        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit")(
+      "strict", po::bool_switch(),
+      "refuse Accel-Sim lines with fields after the address list that no '#traces format' line "
+      "explains (default: read them, warn once per file)")(
+      "no-progress", po::bool_switch(), "no progress bar (it is shown only on a terminal anyway)");
+}
+
+TraceReading trace_reading(const po::variables_map& vm) {
+  TraceReading r;
+  r.format = trace::parse_trace_format(vm["trace-format"].as<std::string>());
+  r.import.strict = vm["strict"].as<bool>();
+  r.progress = !vm["no-progress"].as<bool>();
+  return r;
+}
+
 }  // namespace gms::cli

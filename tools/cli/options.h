@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "trace/import/formats.h"
+#include "trace/import/import_options.h"
+
 namespace gms::cli {
 
 namespace po = boost::program_options;
@@ -23,6 +26,18 @@ std::vector<std::string> parse_trace_args(const std::vector<std::string>& args,
                                           const std::string& command, const std::string& usage,
                                           const po::options_description& visible,
                                           po::variables_map& vm);
+
+/// Adds the options of the commands that read traces as `run` does: --trace-format, --strict
+/// (Accel-Sim trailing fields) and --no-progress.
+void add_trace_reading_options(po::options_description& options);
+
+/// What those options ask for, once parsed.
+struct TraceReading {
+  trace::TraceFormat format = trace::TraceFormat::Auto;
+  trace::ImportOptions import;
+  bool progress = true;  ///< a progress bar (shown only on a terminal anyway)
+};
+TraceReading trace_reading(const po::variables_map& vm);
 
 /// Writes `text` to `path` ("-" = standard output); a file goes through a
 /// trace::AtomicOutputFile, so a failure or a signal never leaves a partial file behind.
