@@ -15,6 +15,8 @@ import re
 import sys
 import tempfile
 
+from checker_main import run_checker
+
 LAYER_CALL = re.compile(r"^gms_layer\((\w+)\s+DIRS\s+([^)]*?)\s+DEPS\s+([^)]*)\)", re.M)
 CLI_LINK = re.compile(r"^target_link_libraries\(gpumemsim\s+PRIVATE\s+([^)]*)\)", re.M)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -103,19 +105,5 @@ def self_test():
     print("self-test passed")
 
 
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        self_test()
-        return
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    errors = check(pathlib.Path(sys.argv[1]))
-    for e in errors:
-        print(e)
-    if errors:
-        sys.exit(1)
-    print("includes follow the layer order")
-
-
 if __name__ == "__main__":
-    main()
+    run_checker(__doc__, check, self_test, "includes follow the layer order")

@@ -19,6 +19,8 @@ import re
 import sys
 import tempfile
 
+from checker_main import run_checker
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 ALLOWED_PREFIXES = ("sim/config/", "sim/core/", "sim/replay/reference/", "trace/")
 ALLOWED_FILES = {"sim/model/address_map.h", "sim/model/placement.h",
@@ -65,19 +67,5 @@ def self_test():
     print("self-test passed")
 
 
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        self_test()
-        return
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    errors = check(pathlib.Path(sys.argv[1]))
-    for e in errors:
-        print(e)
-    if errors:
-        sys.exit(1)
-    print("the reference engine includes none of the fast engine's model")
-
-
 if __name__ == "__main__":
-    main()
+    run_checker(__doc__, check, self_test, "the reference engine includes none of the fast engine's model")
