@@ -27,10 +27,9 @@ int cmd_explain(const std::vector<std::string>& args) {
       ("kernel", po::value<std::vector<std::uint32_t>>()->composing(),
        "replay only this kernel id (repeatable)")
       ("format", po::value<std::string>()->default_value("table"), "table, csv, json or html")
-      ("output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout")
-      ("trace-format", po::value<std::string>()->default_value("auto"),
-       "input format: auto (from the content), wtrace, gmt, accelsim, nvbit");
+      ("output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
   // clang-format on
+  add_trace_format_option(visible);
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "explain",

@@ -50,9 +50,14 @@ void write_output(const std::string& path, const std::string& text) {
   trace::write_file_atomically(path, text);
 }
 
-void add_trace_reading_options(po::options_description& options) {
+void add_trace_format_option(po::options_description& options) {
   options.add_options()("trace-format", po::value<std::string>()->default_value("auto"),
-                        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit")(
+                        "input format: auto (from the content), wtrace, gmt, accelsim, nvbit");
+}
+
+void add_trace_reading_options(po::options_description& options) {
+  add_trace_format_option(options);
+  options.add_options()(
       "strict", po::bool_switch(),
       "refuse Accel-Sim lines with fields after the address list that no '#traces format' line "
       "explains (default: read them, warn once per file)")(

@@ -27,6 +27,9 @@ std::vector<std::string> parse_trace_args(const std::vector<std::string>& args,
                                           const po::options_description& visible,
                                           po::variables_map& vm);
 
+/// Adds --trace-format, the input format (auto: from the content).
+void add_trace_format_option(po::options_description& options);
+
 /// Adds the options of the commands that read traces as `run` does: --trace-format, --strict
 /// (Accel-Sim trailing fields) and --no-progress.
 void add_trace_reading_options(po::options_description& options);

@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <sstream>
+#include <string>
 
 #include "tests/tools/cli/cli_runner.h"
 #include "tests/trace/import/import_test_util.h"
@@ -191,6 +193,15 @@ TEST(AccelSimForksTest, FieldsAfterTheAddressesAreCountedWarnedOnceAndRefusedWhe
   EXPECT_NE(strict_run.status, 0);
   EXPECT_EQ(strict_run.out, "");
   GMS_EXPECT_CONTAINS(strict_run.err, p.str() + ":20: tracer v5 Accel-Sim layout: unexpected text");
+  // `info` and `convert` take the same option (tools/cli/options.h) and refuse the same line.
+  TempPath converted(".gmt");
+  for (const std::string& command :
+       {"info --strict " + p.str(), "convert --strict " + p.str() + " " + converted.str()}) {
+    const auto refused = gms::test::run_cli(command);
+    EXPECT_NE(refused.status, 0) << command;
+    GMS_EXPECT_CONTAINS(refused.err, p.str() + ":20: tracer v5 Accel-Sim layout: unexpected text");
+  }
+  EXPECT_FALSE(std::filesystem::exists(converted.str()));
   // When the format line names the suffix, it is read past without a warning.
   std::string named = text;
   named.replace(named.find("immediate\n"), 10, "immediate [STORE_DATA type n values...]\n");
