@@ -68,4 +68,5 @@ def self_test():
 
 
 if __name__ == "__main__":
-    run_checker(__doc__, check, self_test, "the reference engine includes none of the fast engine's model")
+    run_checker(__doc__, check, self_test,
+                "the reference engine includes none of the fast engine's model")
