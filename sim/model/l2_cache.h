@@ -33,7 +33,6 @@
 /// a store or atomic, the home slice and the mirror slice of every other partition.
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <memory>
@@ -95,8 +94,7 @@ class L2Cache {
     const std::size_t slots = std::size_t{cfg.slices} * sets_ * cfg.ways;
     byte_mask_.resize(slots * sectors_per_line_);  // zeros, left untouched until written
     owner_.assign(slots, {});
-    slice_sectors_.assign(cfg.slices, 0);
-    far_hit_sectors_.assign(cfg.slices, 0);
+    tally_.resize(cfg.slices);
     GMS_ASSERT(cfg.partitions <= 1 || (sm_count >= cfg.partitions && cfg.line_bytes == 128),
                "a partitioned L2 needs the SM count and 128-byte lines");
   }
@@ -104,14 +102,14 @@ class L2Cache {
   /// Sectors each slice served (reads, writes, atomics) since the last call; resets them.
   std::vector<std::uint64_t> take_slice_sectors() {
     std::vector<std::uint64_t> out(cfg_.slices, 0);
-    out.swap(slice_sectors_);
+    for (std::size_t s = 0; s < out.size(); ++s) out[s] = std::exchange(tally_[s].sectors, 0);
     return out;
   }
 
   /// Read sectors that hit in a far partition since the last call (0 without partitions); resets.
   std::uint64_t take_far_hit_sectors() {
     std::uint64_t sum = 0;
-    for (std::uint64_t& n : far_hit_sectors_) sum += std::exchange(n, 0);
+    for (SliceTally& t : tally_) sum += std::exchange(t.far_hits, 0);
     return sum;
   }
 
@@ -237,7 +235,7 @@ class L2Cache {
     // Line sizes are powers of two (validated): shifts, not divisions, on this path.
     if (line_shift_ == 7) {  // the coalescer's own geometry: one L2 line, the same sectors
       Line l = locate(line_addr, line_addr >> line_shift_, sink);
-      slice_sectors_[l.slice_index] += static_cast<std::uint64_t>(std::popcount(want));
+      tally_[l.slice_index].sectors += static_cast<std::uint64_t>(std::popcount(want));
       f(l, want);
       return;
     }
@@ -256,7 +254,7 @@ class L2Cache {
       }
       rest &= static_cast<std::uint8_t>(~group);
       Line l = locate(first, key, sink);
-      slice_sectors_[l.slice_index] += static_cast<std::uint64_t>(std::popcount(sectors));
+      tally_[l.slice_index].sectors += static_cast<std::uint64_t>(std::popcount(sectors));
       f(l, sectors);
     }
   }
@@ -279,7 +277,8 @@ class L2Cache {
     SectorCache<Policy>& slice = slices_[s];
     const std::uint32_t set = set_of(addr, key);
     const std::size_t base = std::size_t{s} * sets_ * cfg_.ways;
-    if (dirty_victims_.load(std::memory_order_relaxed) > 0) {
+    int& dirty_trend = tally_[s].dirty_trend;
+    if (dirty_trend > 0) {
       // Victims have lately been dirty: their owner entries will be read right after the
       // victim is chosen, a miss to host memory that would follow the tag scan's. Request the
       // set's entries now so that the two overlap (a hint: it changes no result). Read-mostly
@@ -295,9 +294,7 @@ class L2Cache {
       if (ev.valid) {
         const bool dirty = ev.dirty_mask != 0;
         // A saturating trend: up 3 per dirty victim, down 1 per clean one.
-        const int trend = dirty_victims_.load(std::memory_order_relaxed);
-        dirty_victims_.store(dirty ? std::min(trend + 3, 64) : std::max(trend - 1, 0),
-                             std::memory_order_relaxed);
+        dirty_trend = dirty ? std::min(dirty_trend + 3, 64) : std::max(dirty_trend - 1, 0);
         if (dirty)
           write_back(owner_[base + slice.slot(set, static_cast<std::uint32_t>(way))], ev.key,
                      ev.dirty_mask, sink);
@@ -328,19 +325,19 @@ class L2Cache {
     if (near_hit != 0) {
       const auto n = static_cast<std::uint64_t>(std::popcount(near_hit));
       c.l2_read_sector_hits += n;
-      slice_sectors_[m] += n;
+      tally_[m].sectors += n;
       copies.touch(set, static_cast<std::uint32_t>(way));
     }
     if (rest == 0) return;
     Line l = locate(line_addr, key, sink);  // the home slice
-    slice_sectors_[home] += static_cast<std::uint64_t>(std::popcount(rest));
+    tally_[home].sectors += static_cast<std::uint64_t>(std::popcount(rest));
     std::uint8_t& valid = l.slice->valid(l.slot);
     const auto far_hit = static_cast<std::uint8_t>(rest & valid);
     const auto miss = static_cast<std::uint8_t>(rest & ~valid);
     const auto far = static_cast<std::uint64_t>(std::popcount(far_hit));
     c.l2_read_sector_hits += far;
     c.l2_read_sector_misses += static_cast<std::uint64_t>(std::popcount(miss));
-    far_hit_sectors_[home] += far;
+    tally_[home].far_hits += far;
     c.dram_read_bytes += fetch(l, valid, miss, sink);
     // What the home slice delivered, a far hit or a DRAM fill, is copied into the near
     // partition; a new copy enters its set copy_rank_ ways behind the front.
@@ -455,11 +452,19 @@ class L2Cache {
   StateVector<std::uint32_t> byte_mask_;  ///< per sector of every line: bytes written (lazy)
   StateVector<LineOwner> owner_;          ///< per line: last writer
   std::uint32_t unit_firsts_ = fetch_unit_firsts(fetch_sectors_);  ///< see fetch()
-  /// > 0 while over a quarter of recent victims were dirty (a hint). Atomic, relaxed: a
-  /// fast engine's workers share it (sim/replay/fast_engine.h); it changes no result.
-  std::atomic<int> dirty_victims_{0};
-  std::vector<std::uint64_t> slice_sectors_;    ///< per slice, since take_slice_sectors()
-  std::vector<std::uint64_t> far_hit_sectors_;  ///< per home slice, since take_far_hit_sectors()
+  /// What each slice's replay writes on every access, a host cache line per slice. A fast
+  /// engine's workers replay different slices at the same time (sim/replay/fast_engine.cc);
+  /// written into shared host lines, these bounced between the cores: one trend of dirty victims
+  /// for the whole L2 cost a two-worker cached replay of random warps 1.6x the CPU time of one
+  /// worker (bench/RESULTS.md, "One host line per L2 slice").
+  struct alignas(64) SliceTally {
+    std::uint64_t sectors = 0;   ///< sectors served since take_slice_sectors()
+    std::uint64_t far_hits = 0;  ///< far hits homed here since take_far_hit_sectors()
+    /// > 0 while over a quarter of the slice's recent victims were dirty (a hint: it changes
+    /// no result).
+    int dirty_trend = 0;
+  };
+  std::vector<SliceTally> tally_;
 };
 
 }  // namespace gms
