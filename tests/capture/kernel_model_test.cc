@@ -46,7 +46,7 @@ constexpr std::uint64_t kBase = 0x7f0000000000;
 TEST(KernelModelTest, TableHasEveryReadmeIdOnce) {
   std::set<int> ids;
   for (const auto& s : gt::kernel_specs()) EXPECT_TRUE(ids.insert(s.id).second) << s.id;
-  for (int id : {1, 12, 20, 27, 30, 33, 40, 41, 50, 52, 60, 100, 106, 110})
+  for (int id : {1, 12, 20, 27, 30, 33, 40, 41, 50, 52, 60, 100, 106, 107, 109, 110})
     EXPECT_TRUE(ids.count(id)) << id;
   EXPECT_EQ(gt::find_spec(41)->name, "copy");
   EXPECT_EQ(gt::find_spec(110)->name, "ptrchase");
@@ -237,6 +237,37 @@ TEST(KernelModelTest, WindowsAreSweptFourTimesUnderTheirCarveouts) {
                          });
     EXPECT_EQ(n, gt::record_count(*gt::find_spec(id)));
     EXPECT_TRUE(std::all_of(reads.begin(), reads.end(), [](auto c) { return c == 4; }));
+  }
+}
+
+TEST(KernelModelTest, OneWarpWindowsRepeatTheirEightWarpTwins) {
+  // 107-109 ask the hardware the question of 102, 104 and 105 with one warp per CTA: the same
+  // window, carve-out and shared memory, the same sweeps, a warp of 32 threads.
+  const std::pair<int, int> twins[] = {{107, 102}, {108, 104}, {109, 105}};
+  for (const auto& [one, eight] : twins) {
+    SCOPED_TRACE(one);
+    const gt::KernelSpec& s = *gt::find_spec(one);
+    const gt::KernelSpec& t = *gt::find_spec(eight);
+    EXPECT_EQ(s.name, std::string(t.name) + "_w1");
+    EXPECT_EQ(s.family, gt::Family::Window);
+    EXPECT_EQ(s.block, 32u);
+    EXPECT_EQ(t.block, 256u);
+    EXPECT_EQ(s.grid, t.grid);
+    EXPECT_EQ(gt::window_bytes(one), gt::window_bytes(eight));
+    EXPECT_EQ(gt::window_carveout_pct(one), gt::window_carveout_pct(eight));
+    EXPECT_EQ(gt::window_dynamic_smem(one), gt::window_dynamic_smem(eight));
+    EXPECT_EQ(gt::window_iterations(one), 8 * gt::window_iterations(eight));
+    EXPECT_EQ(gt::record_count(s), gt::record_count(t));  // the same loads, by one warp
+    // The one warp reads its window in order: iteration i covers the i-th 128 bytes.
+    std::uint64_t k = 0;
+    gt::generate_records(s, std::vector<std::uint64_t>{0}, {}, [&](const cap::CaptureRecord& r) {
+      ASSERT_EQ(r.warp, 0u);
+      const std::uint64_t i = (k++ / s.grid) % gt::window_iterations(one);
+      for (int lane = 0; lane < 32; ++lane)
+        ASSERT_EQ(r.addr[lane],
+                  std::uint64_t{r.cta} * gt::window_bytes(one) + i * 128 + 4 * std::uint64_t(lane));
+    });
+    EXPECT_EQ(k, gt::record_count(s));
   }
 }
 

@@ -164,7 +164,7 @@ __device__ void window_body(const KernelArgs& a) {
       sum += *p;
     }
   }
-  keep_alive(a, blockIdx.x * kWindowBlock + threadIdx.x, __float_as_uint(sum));
+  keep_alive(a, blockIdx.x * window_block(ID) + threadIdx.x, __float_as_uint(sum));
 }
 
 __device__ inline std::uint64_t global_timer_ns() {
@@ -253,6 +253,9 @@ __device__ void chase_body(const KernelArgs& a) {
   X(104, window256k, window_body)     \
   X(105, window320k, window_body)     \
   X(106, window512k, window_body)     \
+  X(107, window128k_w1, window_body)  \
+  X(108, window256k_w1, window_body)  \
+  X(109, window320k_w1, window_body)  \
   X(110, ptrchase, chase_body)
 
 #define GT_DEFINE_KERNEL(ID, NAME, BODY)          \

@@ -155,37 +155,45 @@ GMS_HD constexpr std::uint64_t reuse_offset(std::uint32_t global_warp, std::uint
   return std::uint64_t{global_warp} * kReuseBlockBytes + (std::uint64_t{chunk} * 32 + lane) * 4;
 }
 
-// ---- L1 windows, ids 100-106 ----------------------------------------------------------------
-// kWindowGrid CTAs of kWindowBlock threads (fewer CTAs than SMs). CTA c sweeps its private
+// ---- L1 windows, ids 100-109 ----------------------------------------------------------------
+// kWindowGrid CTAs of window_block(id) threads (fewer CTAs than SMs). CTA c sweeps its private
 // window [c * W, (c + 1) * W) kWindowSweeps times; sweep iteration i has thread x read the float
-// at c * W + (i * kWindowBlock + x) * 4. Each launch asks for a shared-memory carve-out and
-// dynamic shared memory (unused by the code) so that the L1 left over differs.
+// at c * W + (i * block + x) * 4. Each launch asks for a shared-memory carve-out and dynamic
+// shared memory (unused by the code) so that the L1 left over differs. Ids 100-106 are CTAs of
+// eight warps; 107-109 repeat the windows of 102, 104 and 105 with one warp per CTA: the H200's
+// eight-warp windows hit L1 past its capacity where LRU hits nothing (docs/groundtruth.md), and
+// one warp, which cannot run ahead of another, tells a replacement policy that keeps part of a
+// cyclic sweep (hits with one warp too) from warps drifting apart (none).
 inline constexpr int kWindowFirstId = 100;
-inline constexpr int kWindowLastId = 106;
+inline constexpr int kWindowLastId = 109;
+inline constexpr int kWindowFirstOneWarpId = 107;
 inline constexpr std::uint32_t kWindowGrid = 128;
-inline constexpr std::uint32_t kWindowBlock = 256;
 inline constexpr std::uint32_t kWindowSweeps = 4;
 
+GMS_HD constexpr std::uint32_t window_block(int id) {
+  return id >= kWindowFirstOneWarpId ? 32 : 256;
+}
 GMS_HD constexpr std::uint32_t window_bytes(int id) {
-  constexpr std::uint32_t kib[] = {16, 64, 128, 192, 256, 320, 512};
+  constexpr std::uint32_t kib[] = {16, 64, 128, 192, 256, 320, 512, 128, 256, 320};
   return kib[id - kWindowFirstId] * 1024;
 }
 /// cudaFuncAttributePreferredSharedMemoryCarveout, percent of the maximum shared memory.
 GMS_HD constexpr int window_carveout_pct(int id) {
-  constexpr int pct[] = {100, 100, 50, 0, 0, 0, 0};
+  constexpr int pct[] = {100, 100, 50, 0, 0, 0, 0, 50, 0, 0};
   return pct[id - kWindowFirstId];
 }
 /// Dynamic shared memory requested per CTA, bytes.
 GMS_HD constexpr std::uint32_t window_dynamic_smem(int id) {
-  constexpr std::uint32_t kib[] = {96, 96, 32, 0, 0, 0, 0};
+  constexpr std::uint32_t kib[] = {96, 96, 32, 0, 0, 0, 0, 32, 0, 0};
   return kib[id - kWindowFirstId] * 1024;
 }
 GMS_HD constexpr std::uint32_t window_iterations(int id) {
-  return window_bytes(id) / (4 * kWindowBlock);
+  return window_bytes(id) / (4 * window_block(id));
 }
 GMS_HD constexpr std::uint64_t window_offset(int id, std::uint32_t cta, std::uint32_t iter,
                                              std::uint32_t thread) {
-  return std::uint64_t{cta} * window_bytes(id) + (std::uint64_t{iter} * kWindowBlock + thread) * 4;
+  return std::uint64_t{cta} * window_bytes(id) +
+         (std::uint64_t{iter} * window_block(id) + thread) * 4;
 }
 
 // ---- Pointer chase, id 110 ------------------------------------------------------------------

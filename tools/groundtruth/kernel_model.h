@@ -67,12 +67,12 @@ inline const std::vector<KernelSpec>& kernel_specs() {
     v.push_back({51, "store_s2", Family::StreamStore, kStreamGrid, kStreamBlock});
     v.push_back({52, "store_s32", Family::StreamStore, kStreamGrid, kStreamBlock});
     v.push_back({60, "reuse16k", Family::Reuse, kReuseGrid, kReuseBlock});
-    constexpr std::string_view kWindowNames[] = {"window16k",  "window64k",  "window128k",
-                                                 "window192k", "window256k", "window320k",
-                                                 "window512k"};
+    constexpr std::string_view kWindowNames[] = {
+        "window16k",  "window64k",  "window128k",    "window192k",    "window256k",
+        "window320k", "window512k", "window128k_w1", "window256k_w1", "window320k_w1"};
     for (int id = kWindowFirstId; id <= kWindowLastId; ++id)
       v.push_back(
-          {id, kWindowNames[id - kWindowFirstId], Family::Window, kWindowGrid, kWindowBlock});
+          {id, kWindowNames[id - kWindowFirstId], Family::Window, kWindowGrid, window_block(id)});
     v.push_back({110, "ptrchase", Family::Chase, 1, 32});
     return v;
   }();
