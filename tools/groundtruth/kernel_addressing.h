@@ -173,19 +173,25 @@ inline constexpr std::uint32_t kWindowSweeps = 4;
 GMS_HD constexpr std::uint32_t window_block(int id) {
   return id >= kWindowFirstOneWarpId ? 32 : 256;
 }
+/// The eight-warp window whose size, carve-out and shared memory window `id` has: its own, or
+/// for a one-warp window the one it repeats.
+GMS_HD constexpr int window_twin(int id) {
+  constexpr int eight_warps[] = {102, 104, 105};
+  return id >= kWindowFirstOneWarpId ? eight_warps[id - kWindowFirstOneWarpId] : id;
+}
 GMS_HD constexpr std::uint32_t window_bytes(int id) {
-  constexpr std::uint32_t kib[] = {16, 64, 128, 192, 256, 320, 512, 128, 256, 320};
-  return kib[id - kWindowFirstId] * 1024;
+  constexpr std::uint32_t kib[] = {16, 64, 128, 192, 256, 320, 512};
+  return kib[window_twin(id) - kWindowFirstId] * 1024;
 }
 /// cudaFuncAttributePreferredSharedMemoryCarveout, percent of the maximum shared memory.
 GMS_HD constexpr int window_carveout_pct(int id) {
-  constexpr int pct[] = {100, 100, 50, 0, 0, 0, 0, 50, 0, 0};
-  return pct[id - kWindowFirstId];
+  constexpr int pct[] = {100, 100, 50, 0, 0, 0, 0};
+  return pct[window_twin(id) - kWindowFirstId];
 }
 /// Dynamic shared memory requested per CTA, bytes.
 GMS_HD constexpr std::uint32_t window_dynamic_smem(int id) {
-  constexpr std::uint32_t kib[] = {96, 96, 32, 0, 0, 0, 0, 32, 0, 0};
-  return kib[id - kWindowFirstId] * 1024;
+  constexpr std::uint32_t kib[] = {96, 96, 32, 0, 0, 0, 0};
+  return kib[window_twin(id) - kWindowFirstId] * 1024;
 }
 GMS_HD constexpr std::uint32_t window_iterations(int id) {
   return window_bytes(id) / (4 * window_block(id));
