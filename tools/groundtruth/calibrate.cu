@@ -1,12 +1,15 @@
 /// gms_calibrate: runs the calibration kernels on an NVIDIA GPU.
 ///
 ///   gms_calibrate --list                       id,name of every kernel, in launch order
-///   gms_calibrate --capture DIR [--only IDS]   run each kernel with the capture on; write
+///   gms_calibrate --capture DIR [--only IDS] [--loads-in-flight TABLE]
+///                                              run each kernel with the capture on; write
 ///                                              DIR/<id>-<name>.wtrace.zst, or
 ///                                              DIR/<id>-<name>.recipe when the compressed trace
 ///                                              would pass 1 MiB, and DIR/captures.csv; compare
 ///                                              every trace with the host model (kernel_model.h);
-///                                              exit 1 on a mismatch
+///                                              exit 1 on a mismatch. TABLE (gms_sass_loads'
+///                                              CSV of this binary's SASS) puts each kernel's
+///                                              loads_in_flight on its #kernel line
 ///   gms_calibrate --plain [--only IDS] [--latency FILE]
 ///                                              run each kernel once without capture (for ncu);
 ///                                              with --latency, write the pointer chase (id 110)
@@ -22,6 +25,7 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -32,6 +36,7 @@
 #include "tools/capture/trace_output.h"
 #include "tools/groundtruth/calibrate_kernels.cuh"
 #include "tools/groundtruth/kernel_model.h"
+#include "tools/groundtruth/loads_table.h"
 
 namespace gt = gms::groundtruth;
 namespace cap = gms::capture;
@@ -173,7 +178,7 @@ std::string arch_name() {
 
 /// Captures one kernel; returns false when the GPU's trace differs from the model.
 bool capture_one(const gt::KernelSpec& s, const Buffers& b, const std::string& dir,
-                 std::ofstream& summary) {
+                 std::ofstream& summary, const std::map<int, std::uint32_t>& loads_in_flight) {
   std::vector<std::uint64_t> bases;
   gt::KernelArgs a = args_for(s, b, bases);
   const std::uint64_t expected = gt::record_count(s);
@@ -209,6 +214,10 @@ bool capture_one(const gt::KernelSpec& s, const Buffers& b, const std::string& d
     h.extra.emplace_back("carveout_pct", std::to_string(l.carveout_pct));
     h.extra.emplace_back("dynamic_smem", std::to_string(l.dyn_smem));
   }
+  // The plain kernel's loads in flight per warp, read from its SASS (gms_sass_loads): the
+  // time model's memory-level parallelism for this kernel instead of the preset's default.
+  if (const auto it = loads_in_flight.find(s.id); it != loads_in_flight.end())
+    h.extra.emplace_back("loads_in_flight", std::to_string(it->second));
   const std::string kline = cap::kernel_line(h);
 
   cap::TraceOutput out(kMaxStoredTraceBytes, 12);
@@ -311,15 +320,15 @@ std::set<int> parse_ids(const std::string& list) {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: gms_calibrate --list | --capture DIR [--only IDS] | "
-               "--plain [--only IDS] [--latency FILE]\n");
+               "usage: gms_calibrate --list | --capture DIR [--only IDS] [--loads-in-flight "
+               "TABLE] | --plain [--only IDS] [--latency FILE]\n");
   return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string mode, dir, latency;
+  std::string mode, dir, latency, loads_path;
   std::set<int> only;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -336,6 +345,8 @@ int main(int argc, char** argv) {
         only = parse_ids(value());
       else if (arg == "--latency")
         latency = value();
+      else if (arg == "--loads-in-flight")
+        loads_path = value();
       else
         return usage();
     } catch (const std::exception& e) {
@@ -359,11 +370,17 @@ int main(int argc, char** argv) {
       for (const auto& s : selected) plain_one(s, b, latency);
       return 0;
     }
+    std::map<int, std::uint32_t> loads_in_flight;
+    if (!loads_path.empty()) {
+      std::ifstream in(loads_path);
+      if (!in) throw std::runtime_error("cannot read " + loads_path);
+      loads_in_flight = gt::read_loads_table(in, loads_path, arch_name());
+    }
     std::ofstream summary(dir + "/captures.csv");
     if (!summary) throw std::runtime_error("cannot write " + dir + "/captures.csv");
     summary << "kernel_id,name,records,text_bytes,sha256,stored,matches_model\n";
     bool all_match = true;
-    for (const auto& s : selected) all_match &= capture_one(s, b, dir, summary);
+    for (const auto& s : selected) all_match &= capture_one(s, b, dir, summary, loads_in_flight);
     if (!all_match) {
       std::fprintf(stderr, "FAILED: some captured traces differ from the model\n");
       return 1;

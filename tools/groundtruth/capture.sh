@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Captures the hardware ground truth of docs/groundtruth.md on a machine with an
 # NVIDIA GPU, into tests/groundtruth/ (or OUT_DIR):
+#   0. cuobjdump -sass of the binary, read by gms_sass_loads: loads_in_flight.csv, each plain
+#      kernel's loads in flight per warp (issue 34), which step 4 writes on its #kernel line
 #   1. the kernels without capture under ncu (cold caches, clocks not locked)
 #   2. ncu_to_csv.py: h200_counters.csv (kernel_id, name, one column per metric)
 #   3. gms_calibrate --plain --latency: the pointer chase latencies, h200_latency.csv
@@ -14,11 +16,13 @@
 #   GMS_CALIBRATE  the binary built with -DGMS_BUILD_CUDA=ON (default build-cap/tools/groundtruth/
 #                  gms_calibrate, then build/...); NCU=path overrides the ncu found on PATH or in
 #                  /usr/local/cuda*/ and /opt/nvidia/nsight-compute/*/
-# Needs: an NVIDIA GPU and driver, ncu, python3, tar and zstd. Nothing is written into OUT_DIR
-# that the GPU did not produce; a failed step stops the script with a non-zero status, except a
-# captured trace that differs from the host model: that is recorded (traces/captures.csv,
-# capture.log, README.md) and the counters are still taken, since a GPU's time is scarce; the
-# script then ends with status 1.
+# Needs: an NVIDIA GPU and driver, ncu, cuobjdump (CUDA toolkit; CUOBJDUMP=path overrides),
+# gms_sass_loads beside GMS_CALIBRATE (built with it), python3, tar and zstd. Nothing is
+# written into OUT_DIR that the GPU (or, for loads_in_flight.csv, the binary it ran) did not
+# produce; a failed step stops the script with a non-zero status, except a captured trace that
+# differs from the host model: that is recorded (traces/captures.csv, capture.log, README.md)
+# and the counters are still taken, since a GPU's time is scarce; the script then ends with
+# status 1.
 set -euo pipefail
 start=$(date +%s)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -42,6 +46,15 @@ if [[ -z $ncu ]]; then
 fi
 [[ -n $ncu && -x $ncu ]] || { echo "capture.sh: ncu not found (set NCU=...)" >&2; exit 1; }
 command -v nvidia-smi >/dev/null || { echo "capture.sh: nvidia-smi not found: no NVIDIA driver" >&2; exit 1; }
+cuobjdump=${CUOBJDUMP:-$(command -v cuobjdump || true)}
+if [[ -z $cuobjdump ]]; then
+  for c in /usr/local/cuda*/bin/cuobjdump; do
+    [[ -x $c ]] && cuobjdump=$c && break
+  done
+fi
+[[ -n $cuobjdump && -x $cuobjdump ]] || { echo "capture.sh: cuobjdump not found (set CUOBJDUMP=...)" >&2; exit 1; }
+sass_loads=$(dirname "$bin")/gms_sass_loads
+[[ -x $sass_loads ]] || { echo "capture.sh: $sass_loads not found (built beside gms_calibrate)" >&2; exit 1; }
 
 # The README's metrics, plus the shared-memory configuration each launch got (the carve-out).
 metrics=gpu__time_duration.sum
@@ -63,14 +76,20 @@ metrics+=,launch__occupancy_limit_shared_mem,sm__cycles_elapsed.avg,launch__shar
 work=$(mktemp -d)
 trap 'echo "capture.sh: logs in $work" >&2' EXIT
 mkdir -p "$out"
-rm -rf "$out/traces" "$out/h200_counters.csv" "$out/h200_latency.csv" "$out/README.md"
+rm -rf "$out/traces" "$out/h200_counters.csv" "$out/h200_latency.csv" "$out/README.md" \
+  "$out/loads_in_flight.csv"
 mkdir -p "$out/traces"
 
-cmd_capture=("$bin" --capture "$out/traces")
+cmd_sass=("$cuobjdump" -sass "$bin")
+cmd_capture=("$bin" --capture "$out/traces" --loads-in-flight "$out/loads_in_flight.csv")
 cmd_latency=("$bin" --plain --only 110 --latency "$out/h200_latency.csv")
 cmd_ncu=("$ncu" --csv --page raw --print-units base --cache-control all --clock-control none
          --kernel-name "regex:gt[0-9]+_" --metrics "$metrics" "$bin" --plain)
 
+echo "== 0/5 loads in flight per kernel (cuobjdump -sass, gms_sass_loads)"
+"${cmd_sass[@]}" > "$work/sass.txt"
+"$sass_loads" "$work/sass.txt" > "$work/loads_in_flight.csv"
+mv "$work/loads_in_flight.csv" "$out/loads_in_flight.csv"
 echo "== 1/5 ncu (the counters first: they are what the tests compare with)"
 "${cmd_ncu[@]}" > "$work/ncu.csv" 2> "$work/ncu.err" || { cat "$work/ncu.err" >&2; exit 1; }
 echo "== 2/5 h200_counters.csv"
@@ -114,11 +133,15 @@ q() { nvidia-smi --query-gpu="$1" --format=csv,noheader | head -1; }
   echo "- \`h200_counters.csv\`: one row per calibration launch, ncu raw metric names, base units."
   echo "- \`h200_latency.csv\`: pointer chase (id 110), one warp, per footprint: clock64 cycles and"
   echo "  %globaltimer ns over $(grep -o 'kChaseSteps = [0-9]*' "$here/kernel_addressing.h" | grep -o '[0-9]*$') dependent loads."
+  echo "- \`loads_in_flight.csv\`: each plain kernel's loads in flight per warp, read from the"
+  echo "  binary's SASS (\`cuobjdump -sass\`, then \`gms_sass_loads\`); the captured traces carry it"
+  echo "  on their \`#kernel\` lines (\`loads_in_flight=\`)."
   echo "- \`capture.log\`: what the capture printed."
   echo
   echo "## Commands"
   echo
   echo '```'
+  echo "${cmd_sass[*]} > sass.txt && $(basename "$sass_loads") sass.txt > loads_in_flight.csv"
   echo "${cmd_capture[*]}"
   echo "${cmd_latency[*]}"
   printf '%q ' "${cmd_ncu[@]}"; echo "> ncu.csv"
