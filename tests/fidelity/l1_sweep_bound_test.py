@@ -68,7 +68,8 @@ def main():
     check(lru_miss_share(5, 4) == 1.0, "LRU, 5 through 4")
     for lines, capacity in ((5, 4), (9, 6), (12, 5)):
         m = bound.min_miss_share(lines, capacity)
-        check(m <= opt_by_search(lines, capacity) + 1e-12, f"MIN above a policy at {lines}/{capacity}")
+        check(m <= opt_by_search(lines, capacity) + 1e-12,
+              f"MIN above a policy at {lines}/{capacity}")
         check(m <= lru_miss_share(lines, capacity), f"MIN above LRU at {lines}/{capacity}")
 
     # The stored curves: the V100's three points past its whole 128 KiB array miss less than MIN

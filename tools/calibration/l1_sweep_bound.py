@@ -13,9 +13,10 @@ board's whole unified L1/shared array (l1.unified_kb of the curve's preset: ever
 L1, no carve-out, no set conflicts; so a real L1 can only miss more), and prints, per point past
 that capacity, MIN's share of bytes missed against the share the board read from the L2 (the
 file's l2_read_gbps / gbps), and MIN's share again on the L1 the preset gives this kernel
-(unified_kb less l1.default_carveout_kb, the carve-out fitted on the chases' L1 edges). A point whose published share is below MIN's cannot be matched by
-any replacement policy on a replay that keeps the warps in step: there the hardware's warps
-must have left step (those whose lines hit run ahead), which changes the order the L1 sees.
+(unified_kb less l1.default_carveout_kb, the carve-out fitted on the chases' L1 edges). A point
+whose published share is below MIN's cannot be matched by any replacement policy on a replay
+that keeps the warps in step: there the hardware's warps must have left step (those whose lines
+hit run ahead), which changes the order the L1 sees.
 
 The L2 column is gpu-benches' lts__t_sectors_op_read x 32 B. It is a miss share only where it
 counts every byte an L1 misses: far past the L1 (from 4x its array to 4 MiB, where every L1
@@ -101,7 +102,8 @@ def main_with(argv):
             share = 100 * r[l2_col] / r[gbps_col]
             bound = 100 * min_miss_share(kb * 1024 // LINE, capacity)
             bound_preset = 100 * min_miss_share(kb * 1024 // LINE, preset_l1 * 1024 // LINE)
-            flags = [("yes" if share < b else "no") if judged else "-" for b in (bound, bound_preset)]
+            flags = [("yes" if share < b else "no") if judged else "-"
+                     for b in (bound, bound_preset)]
             below += judged and share < bound
             below_preset += judged and share < bound_preset
             print(f"{kb:8d} {r[gbps_col]:10.1f} {r[l2_col]:8.0f} {share:7.1f} {bound:7.1f}  "
