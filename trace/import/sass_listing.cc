@@ -6,17 +6,14 @@
 #include <vector>
 
 #include "sim/core/error.h"
+#include "trace/import/import_parse.h"
 #include "trace/import/load_concurrency.h"
 #include "trace/import/sass_opcode.h"
 
 namespace gms::trace {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using detail::trim;
 
 /// The instruction text of a listing line (`/*0090*/  @P0 LDG.E R2, [R2.64] ;  /* 0x.. */`):
 /// true and `text` (after the address, before ';') when the line starts with an address
@@ -90,6 +87,7 @@ std::vector<SassFunction> read_sass_listing(std::istream& in, std::string_view s
   owned.reserve(8);
   while (std::getline(in, line)) {
     ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // a listing saved with CRLF
     const std::string_view t = trim(line);
     if (t.starts_with("code for ")) {
       arch = std::string(trim(t.substr(9)));

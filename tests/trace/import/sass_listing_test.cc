@@ -106,6 +106,17 @@ TEST(SassListingTest, EachFunctionAndArchitectureIsItsOwn) {
   EXPECT_EQ(f[2].loads_in_flight, 0u);
 }
 
+TEST(SassListingTest, ACrlfListingReadsAsItsLfOne) {
+  std::string text = listing("f", {"LDG.E R4, desc[UR4][R2.64]", "LDG.E R5, desc[UR4][R2.64]"});
+  std::string crlf;
+  for (const char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const auto f = read(crlf);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].name, "f");
+  EXPECT_EQ(f[0].arch, "sm_90");
+  EXPECT_EQ(f[0].loads_in_flight, 2u);
+}
+
 TEST(SassListingTest, BadListingsNameTheFileAndLine) {
   auto message = [](const std::string& text) {
     try {
