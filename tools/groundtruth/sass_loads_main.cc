@@ -17,29 +17,14 @@
 
 namespace {
 
-/// The kernel id of a plain calibration kernel's mangled name: the Itanium ABI writes the
-/// function's name as <length><gt30_stream_s1> and its template argument `false` as ILb0E.
+/// The kernel id of a plain calibration kernel's mangled name, or -1: the Itanium ABI writes
+/// gt30_stream_s1<false> as <length>gt30_stream_s1 then ILb0E, which each kernel of the table is
+/// looked for as.
 int plain_kernel_id(std::string_view mangled) {
-  for (std::size_t pos = mangled.find("gt"); pos != std::string_view::npos;
-       pos = mangled.find("gt", pos + 1)) {
-    std::size_t digits = pos;
-    while (digits > 0 && mangled[digits - 1] >= '0' && mangled[digits - 1] <= '9') --digits;
-    if (digits == pos || pos - digits > 4) continue;  // <length>: 1 to 4 digits here
-    std::size_t length = 0;
-    for (const char c : mangled.substr(digits, pos - digits)) length = length * 10 + (c - '0');
-    if (pos + length > mangled.size()) continue;
-    const std::string_view ident = mangled.substr(pos, length);
-    if (!mangled.substr(pos + length).starts_with("ILb0E")) continue;
-    const std::size_t underscore = ident.find('_');
-    if (underscore == std::string_view::npos || underscore == 2) continue;
-    if (underscore > 6) continue;  // ids have at most 4 digits
-    int id = 0;
-    for (const char c : ident.substr(2, underscore - 2)) {
-      if (c < '0' || c > '9') return -1;
-      id = id * 10 + (c - '0');
-    }
-    const auto* spec = gms::groundtruth::find_spec(id);
-    if (spec != nullptr && spec->name == ident.substr(underscore + 1)) return id;
+  for (const auto& spec : gms::groundtruth::kernel_specs()) {
+    const std::string ident = "gt" + std::to_string(spec.id) + "_" + std::string(spec.name);
+    if (mangled.find(std::to_string(ident.size()) + ident + "ILb0E") != std::string_view::npos)
+      return spec.id;
   }
   return -1;
 }
