@@ -100,6 +100,7 @@ struct KernelStats {
   std::uint64_t l1_bytes = 0;
   // The time model's inputs and results.
   TrafficProfile traffic;
+  ScheduleTotals schedule;  ///< an ordered replay's (timed: the estimate's source)
   TimeEstimate time;
   Roofline roofline;
 

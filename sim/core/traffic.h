@@ -65,6 +65,16 @@ constexpr std::string_view roofline_bound_name(RooflineBound b) {
                                        : "";
 }
 
+/// What an ordered replay's warp scheduler measured of a kernel (sim/model/warp_scheduler.h), in
+/// SM cycles; all 0 for a replay in file order, whose time is the analytical model's alone.
+struct ScheduleTotals {
+  bool timed = false;              ///< the timed scheduler's (the estimate comes from it)
+  double cycles = 0;               ///< when the last warp ended
+  double busiest_pipe_cycles = 0;  ///< the busiest SM's L1TEX pipeline was busy
+  double l2_busy_cycles = 0;       ///< the L2 was busy
+  double dram_busy_cycles = 0;     ///< the DRAM was busy
+};
+
 struct TimeEstimate {
   double dram_ns = 0, l2_ns = 0, l1_ns = 0, latency_ns = 0, overhead_ns = 0, estimate_ns = 0;
   double store_path_ns = 0;  ///< stores that wait for the kernel's loads, in series with them

@@ -62,6 +62,9 @@ class DramModel {
     (write ? t_.write_bytes : t_.read_bytes) += bytes;
   }
 
+  /// The bytes read and written so far in the kernel (an ordered replay measures each record's).
+  std::uint64_t bytes() const { return t_.read_bytes + t_.write_bytes; }
+
   /// A write-back of the end-of-kernel flush: counted, not timed.
   void flush_write(std::uint32_t bytes) {
     t_.write_bytes += bytes;

@@ -113,6 +113,14 @@ class L2Cache {
     return sum;
   }
 
+  /// Read sectors that hit in a far partition since the last take_far_hit_sectors() (an ordered
+  /// replay measures each record's from it).
+  std::uint64_t far_hit_sectors() const {
+    std::uint64_t sum = 0;
+    for (const SliceTally& t : tally_) sum += t.far_hits;
+    return sum;
+  }
+
   /// True when all of the cache's state fits the memory it was given (a test holds every
   /// preset's to the huge-page arena).
   bool state_in_memory() const { return memory_ != nullptr && !memory_->overflowed(); }

@@ -95,6 +95,38 @@ double store_path_ns(const KernelStats& k, const SimConfig& cfg) {
   return busiest_sm_store_bytes / cfg.l1.store_path_bytes_per_cycle / (cfg.gpu.clock_mhz / 1000.0);
 }
 
+/// A timed replay's estimate: the launch overhead and the cycles until its last warp ended
+/// (sim/model/warp_scheduler.h), or the busiest DRAM channel's, L2 slice's or SM's time (the
+/// analytical terms) where that is longer: the schedule's L2 and DRAM are one server each, and
+/// the flush of dirty lines at the kernel's end is DRAM time too. The bound: the term that set
+/// the estimate where it was a floor; else the schedule's busiest server (the busiest SM's
+/// L1TEX pipeline, the L2, the DRAM) where it was busy at least half the kernel's cycles, else
+/// the latency (the warps waited for data more than for any one resource); the overhead where
+/// the launch outlasts it all. The analytical terms stay, as each level's demand.
+void time_from_schedule(const ScheduleTotals& s, const SimConfig& cfg, TimeEstimate& t) {
+  const double ghz = cfg.gpu.clock_mhz / 1000.0;
+  const double schedule_ns = s.cycles / ghz;
+  const std::pair<double, Bound> floors[] = {
+      {t.dram_ns, Bound::Dram}, {t.l2_ns, Bound::L2}, {t.l1_ns, Bound::L1}};
+  const auto* floor =
+      std::max_element(std::begin(floors), std::end(floors),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (floor->first > schedule_ns) {
+    t.estimate_ns = cfg.gpu.launch_overhead_ns + floor->first;
+    t.bound = floor->first < cfg.gpu.launch_overhead_ns ? Bound::Overhead : floor->second;
+    return;
+  }
+  t.estimate_ns = cfg.gpu.launch_overhead_ns + schedule_ns;
+  const std::pair<double, Bound> servers[] = {{s.dram_busy_cycles, Bound::Dram},
+                                              {s.l2_busy_cycles, Bound::L2},
+                                              {s.busiest_pipe_cycles, Bound::L1}};
+  const auto* top =
+      std::max_element(std::begin(servers), std::end(servers),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+  t.bound = 2 * top->first >= s.cycles && s.cycles > 0 ? top->second : Bound::Latency;
+  if (schedule_ns < cfg.gpu.launch_overhead_ns) t.bound = Bound::Overhead;
+}
+
 }  // namespace
 
 TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
@@ -197,6 +229,8 @@ TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
                 ->second;
   }
   t.bound = top->first >= cfg.gpu.launch_overhead_ns ? bound : Bound::Overhead;
+
+  if (k.schedule.timed) time_from_schedule(k.schedule, cfg, t);
 
   const double l2_bytes =
       32.0 * std::accumulate(p.l2_slice_sectors.begin(), p.l2_slice_sectors.end(), 0.0);

@@ -22,6 +22,7 @@
 #include "sim/replay/fast/memory_hierarchy.h"
 #include "sim/replay/instr_table.h"
 #include "sim/replay/kernel_results.h"
+#include "sim/replay/ordered_kernel.h"
 #include "sim/replay/record_replay.h"
 #include "sim/replay/trace_batches.h"
 #include "trace/import/formats.h"
@@ -103,9 +104,16 @@ struct ColdRun {
   using L2P = void;
 };
 
-/// The workers a replay takes: opts.threads where that is exact, else one.
+/// True when a cached replay takes its records in the warp scheduler's order (ordered_kernel.h)
+/// rather than the file's.
+bool ordered_replay(const RunOptions& opts) {
+  return opts.mode != SimMode::Cold && opts.order != ReplayOrder::File;
+}
+
+/// The workers a replay takes: opts.threads where that is exact, else one. An ordered replay
+/// takes one: its order comes from each record's replay, one after the other.
 unsigned workers_for(const SimConfig& cfg, const RunOptions& opts) {
-  return opts.threads > 1 && parallel_replay_exact(cfg) ? opts.threads : 1;
+  return opts.threads > 1 && parallel_replay_exact(cfg) && !ordered_replay(opts) ? opts.threads : 1;
 }
 
 /// The fast engine's replay of a stream of kernels (fast_engine.h), `Run` one of the above.
@@ -158,7 +166,9 @@ class FastReplayer {
     for (std::uint32_t s = 0; s < cfg.gpu.sm_count; ++s) sm_owner_[s] = piped_ ? 0 : s % n;
     // One worker replays its L2 accesses as they come where batches are not exact, or not
     // wanted (cached_batch_lines 0); several always queue them (workers_for).
-    const bool now = n == 1 && (!parallel_replay_exact(cfg) || opts.cached_batch_lines == 0);
+    // An ordered replay needs each record's L2 outcome before the next record's turn.
+    const bool now = n == 1 && (!parallel_replay_exact(cfg) || opts.cached_batch_lines == 0 ||
+                                ordered_replay(opts));
     if constexpr (!kColdOnly) {
       std::vector<L2P> policies;
       for (std::uint32_t s = 0; s < cfg.l2.slices; ++s)
@@ -251,6 +261,15 @@ class FastReplayer {
       if (!replays_kernel(opts_, kernel.id)) continue;
       begin_kernel(kernel);
       for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch()) {
+        if constexpr (!kColdOnly)
+          if (ordered_replay(opts_)) {
+            // Rows are created in the file's order; the records wait for the kernel's end.
+            for (const WarpInstr& record : batch) {
+              row_of(record);
+              ordered_.add(record);
+            }
+            continue;
+          }
         if (alone_) {
           // Alone: the phase is a call on this thread, which numbers each record as it replays
           // it (a separate numbering pass cost a cold stream 11% more instructions).
@@ -787,6 +806,8 @@ class FastReplayer {
   /// Every worker's end of the kernel (end_share), then the shares summed in worker order and
   /// the kernel finished.
   void end_kernel(std::vector<KernelStats>& out) {
+    if constexpr (!kColdOnly)
+      if (ordered_replay(opts_)) replay_ordered();
     auto last = [&](unsigned t) { end_share(*workers_[t], t); };
     team_.run(last);
     sum_shares(out);
@@ -806,6 +827,31 @@ class FastReplayer {
         cached_->traffic.l2_far_hit_sectors = l2_->take_far_hit_sectors();
       }
     finish_kernel(cold_, cached_, traffic_, cfg_, opts_, out);
+  }
+
+  /// An ordered replay's kernel, at its end: the records, by the only worker, in the warp
+  /// scheduler's order, each one's use of the memory measured from what its replay counted.
+  void replay_ordered() {
+    Worker& w = *workers_[0];
+    RecordReplay<Stage>& r = w.r;
+    auto replay_one = [&](WarpInstr& record, std::uint32_t sm) {
+      const std::uint32_t row = row_of(record);
+      const AccessCounters before = r.cached->instructions[row].c;
+      const std::uint64_t far = l2_->far_hit_sectors(), dram = w.charges.dram.bytes();
+      const TrafficProfile& u = r.traffic;
+      const std::uint64_t data = u.sm_l1_data_wavefronts[sm], shared = u.sm_shared_wavefronts[sm],
+                          tags = u.sm_l1_tag_lookups[sm];
+      r.add(record, row, sm);
+      const double pipe =
+          l1_pipe_cycles(cfg_, u.sm_l1_data_wavefronts[sm] - data,
+                         u.sm_shared_wavefronts[sm] - shared, u.sm_l1_tag_lookups[sm] - tags);
+      return record_use(record.op, before, r.cached->instructions[row].c,
+                        l2_->far_hit_sectors() - far, w.charges.dram.bytes() - dram, pipe);
+    };
+    const bool timed = opts_.order == ReplayOrder::Timed;
+    cached_->schedule =
+        ordered_.replay(cfg_, cached_->kernel, cached_->resident_ctas_per_sm, timed, replay_one);
+    cached_->schedule.timed = timed;
   }
 
   L2Queue& queue(unsigned parity, unsigned from, unsigned to) {
@@ -838,6 +884,7 @@ class FastReplayer {
   std::size_t windows_ = 0;                 ///< the kernel's windows closed so far
   std::vector<std::unique_ptr<Worker>> workers_;
   InstrTable rows_;
+  OrderedKernel ordered_;  ///< an ordered replay's kernel (ordered_replay)
   std::vector<std::uint32_t> rows_of_, sm_of_, owner_of_;  ///< per record of the batch
   std::optional<KernelStats> cold_, cached_;               ///< the kernel's statistics (the sums)
   TrafficProfile traffic_;

@@ -22,6 +22,7 @@
 #include "sim/replay/reference/plain_l1.h"
 #include "sim/replay/reference/plain_l1_pipe.h"
 #include "sim/replay/reference/plain_l2.h"
+#include "sim/replay/reference/plain_order.h"
 #include "sim/replay/reference/plain_smem.h"
 #include "trace/import/formats.h"
 
@@ -79,7 +80,7 @@ class ReferenceEngine {
   void replay(trace::TraceReader& reader, std::vector<KernelStats>& out) {
     replay_selected_kernels(
         reader, opts_, 64, [&](const KernelInfo& k) { begin_kernel(k); },
-        [&](const WarpInstr& w) { replay_record(w); }, [&] { end_kernel(out); });
+        [&](const WarpInstr& w) { take_record(w); }, [&] { end_kernel(out); });
   }
 
  private:
@@ -102,6 +103,7 @@ class ReferenceEngine {
   }
 
   void end_kernel(std::vector<KernelStats>& out) {
+    if (ordered()) replay_ordered();
     if (cached_) {
       // Dirty lines are written back, charged to the instructions that wrote them, and the L2
       // is emptied, unless its contents persist into the next kernel.
@@ -139,15 +141,49 @@ class ReferenceEngine {
     return (w.sm != kUnknownSm ? w.sm : w.cta) % cfg_.gpu.sm_count;
   }
 
-  /// One record: a shared-memory access goes to the bank arbiter; a global, local or atomic one
-  /// is coalesced, and its lines go to the cold model and through the cached hierarchy, for the
-  /// modes replayed. Per-SM L1 sectors, shared wavefronts and load requests are the same in
-  /// both modes.
-  void replay_record(const WarpInstr& record) {
+  /// Whether this kernel's cached replay takes its records in the order of the warps' progress.
+  bool ordered() const { return cached_ && opts_.order != ReplayOrder::File; }
+
+  /// A record read from the trace: replayed now, or, in an ordered replay, kept for the
+  /// kernel's end (its row created now, so that rows keep the file's order).
+  void take_record(const WarpInstr& record) {
+    if (ordered()) {
+      row_of(record);
+      kernel_records_.push_back(record);
+      return;
+    }
+    replay_record(record, sm_of(record));
+  }
+
+  /// The kernel's records in the order of its warps' progress (plain_order.h), each record's
+  /// use of the memory measured from what its replay counted.
+  void replay_ordered() {
+    auto replay = [&](WarpInstr& w, std::uint32_t sm) {
+      const AccessCounters before = cached_->instructions[row_of(w)].c;
+      const std::uint64_t far = l2_->far_hit_sectors(), dram = memory_.dram.bytes();
+      const std::uint64_t data = units_.sm_l1_data_wavefronts[sm];
+      const std::uint64_t shared = units_.sm_shared_wavefronts[sm];
+      const std::uint64_t tags = units_.sm_l1_tag_lookups[sm];
+      replay_record(w, sm);
+      return ref::plain_use(
+          cfg_, w.op, before, cached_->instructions[row_of(w)].c, l2_->far_hit_sectors() - far,
+          memory_.dram.bytes() - dram, units_.sm_l1_data_wavefronts[sm] - data,
+          units_.sm_shared_wavefronts[sm] - shared, units_.sm_l1_tag_lookups[sm] - tags);
+    };
+    cached_->schedule = ref::replay_in_progress_order(kernel_records_, cfg_, cached_->kernel,
+                                                      cached_->resident_ctas_per_sm,
+                                                      opts_.order == ReplayOrder::Timed, replay);
+    kernel_records_.clear();
+  }
+
+  /// One record on SM `sm`: a shared-memory access goes to the bank arbiter; a global, local or
+  /// atomic one is coalesced, and its lines go to the cold model and through the cached
+  /// hierarchy, for the modes replayed. Per-SM L1 sectors, shared wavefronts and load requests
+  /// are the same in both modes.
+  void replay_record(const WarpInstr& record, std::uint32_t sm) {
     WarpInstr w = record;
     if (!w.lanes_complete) complete_strided_lanes(w);
     const std::uint32_t row = row_of(w);
-    const std::uint32_t sm = sm_of(w);
     for (auto* k : {&cold_, &cached_})
       if (*k) ++(*k)->records;
     if (is_shared(w.op)) {
@@ -232,6 +268,7 @@ class ReferenceEngine {
   std::optional<KernelStats> cold_, cached_;
   TrafficProfile units_;  ///< unit traffic both modes share
   std::map<std::tuple<std::uint32_t, Op, std::uint8_t>, std::uint32_t> rows_;
+  std::vector<WarpInstr> kernel_records_;  ///< an ordered replay's, until the kernel's end
 };
 
 }  // namespace

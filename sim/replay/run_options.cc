@@ -31,6 +31,24 @@ std::string_view engine_name(Engine engine) {
   return "auto";
 }
 
+ReplayOrder parse_order(const std::string& name, std::string_view what) {
+  for (const ReplayOrder o : {ReplayOrder::File, ReplayOrder::Lockstep, ReplayOrder::Timed})
+    if (name == order_name(o)) return o;
+  fail("{} '{}': expected file, lockstep or timed", what, name);
+}
+
+std::string_view order_name(ReplayOrder order) {
+  switch (order) {
+    case ReplayOrder::File:
+      return "file";
+    case ReplayOrder::Lockstep:
+      return "lockstep";
+    case ReplayOrder::Timed:
+      return "timed";
+  }
+  return "file";
+}
+
 std::unique_ptr<trace::TraceReader> open_run_trace(const std::string& path,
                                                    const RunOptions& opts) {
   return trace::open_trace_reader(path, opts.trace_format, opts.import);

@@ -40,6 +40,21 @@ Engine parse_engine(const std::string& name, std::string_view what = "--engine")
 /// "auto", "fast", "reference" or "onepass".
 std::string_view engine_name(Engine engine);
 
+/// The order in which a cached replay takes each SM's records (`--order`):
+/// - File: the trace's order (lockstep for captured and generated traces, warp after warp for
+///   Accel-Sim ones): the replay of every earlier version.
+/// - Lockstep: each SM's resident warps take turns, one record each (sim/model/warp_scheduler.h).
+/// - Timed: the order of the warps' progress under the warp scheduler's timing rules
+///   (sim/model/warp_scheduler.h); the kernel's time estimate comes from that schedule.
+/// Cold mode's counts do not depend on the order: a cold-only run replays in file order.
+enum class ReplayOrder : std::uint8_t { File, Lockstep, Timed };
+
+/// Parses "file", "lockstep" or "timed"; throws SimError naming `what` otherwise.
+ReplayOrder parse_order(const std::string& name, std::string_view what = "--order");
+
+/// "file", "lockstep" or "timed".
+std::string_view order_name(ReplayOrder order);
+
 struct RunOptions {
   std::vector<std::uint32_t> kernel_ids;  ///< replay only these kernels (empty = all)
   SimMode mode = SimMode::Cold;
@@ -54,6 +69,9 @@ struct RunOptions {
   /// stream 1.2x faster than none; 2^14, 2^15, 2^17 and 2^18 were slower (bench/RESULTS.md).
   std::size_t cached_batch_lines = std::size_t{1} << 16;
   Engine engine = Engine::Auto;
+  /// The order of a cached replay's records (ReplayOrder). Lockstep and timed replay on one
+  /// thread (the fast engine's workers need the file's order) and not on the one-pass engine.
+  ReplayOrder order = ReplayOrder::File;
   /// The fast engine's threads (the results are the same for any number). 0: the program
   /// chooses (replay_threads, sim/replay/thread_choice.h), at most max_threads. Above 1, that
   /// many workers (sim/replay/fast_engine.h) where the configuration allows it exactly

@@ -46,9 +46,9 @@ std::vector<KernelStats> simulate(const std::vector<std::string>& traces, const 
 std::vector<std::vector<KernelStats>> simulate_many(const std::vector<std::string>& traces,
                                                     const std::vector<SimConfig>& cfgs,
                                                     const RunOptions& opts) {
-  const bool pass =
-      opts.engine == Engine::OnePass ||
-      (opts.engine == Engine::Auto && cfgs.size() > 1 && onepass_refusal(cfgs).empty());
+  const bool pass = opts.engine == Engine::OnePass ||
+                    (opts.engine == Engine::Auto && cfgs.size() > 1 &&
+                     onepass_refusal(cfgs).empty() && onepass_order_refusal(opts).empty());
   if (pass && !cfgs.empty()) {
     auto chain = open_run_chain(traces, opts);
     return simulate_onepass(*chain, cfgs, opts);

@@ -55,7 +55,9 @@ bool engines_agree(const std::vector<std::string>& traces, const SimConfig& cfg,
   RunOptions pass = opts;
   pass.engine = Engine::OnePass;
   const std::string onepass = replay_text(traces, cfg, pass);
-  if (const std::string refusal = onepass_refusal({cfg}); !refusal.empty()) {
+  std::string refusal = onepass_refusal({cfg});
+  if (refusal.empty()) refusal = onepass_order_refusal(opts);
+  if (!refusal.empty()) {
     if (onepass.find(refusal) == std::string::npos) {
       ADD_FAILURE() << what << " (one pass): expected the refusal '" << refusal << "', got\n"
                     << onepass;
@@ -86,17 +88,22 @@ TEST_P(PresetTest, EnginesAgreeOnEverySuiteTraceAndMode) {
   const std::vector<std::string> traces = suite_traces(dir);
   ASSERT_GT(traces.size(), 30u);
   for (std::size_t t = 0; t < traces.size(); ++t)
-    for (const SimMode mode : test::kAllModes) {
-      RunOptions opts;
-      opts.mode = mode;
-      // The mixed traces (the first three) span batches; the others are a few records each.
-      if (!engines_agree(
-              {traces[t]}, cfg, opts,
-              fmt::format("{} on {}, mode {}", fs::path(traces[t]).filename().string(),
-                          fs::path(GetParam()).filename().string(), test::mode_name(mode)),
-              /*both_ways=*/t < 3))
-        return;  // one report is enough
-    }
+    for (const SimMode mode : test::kAllModes)
+      for (const ReplayOrder order :
+           {ReplayOrder::File, ReplayOrder::Lockstep, ReplayOrder::Timed}) {
+        if (mode == SimMode::Cold && order != ReplayOrder::File) continue;  // file order always
+        RunOptions opts;
+        opts.mode = mode;
+        opts.order = order;
+        // The mixed traces (the first three) span batches; the others are a few records each.
+        if (!engines_agree(
+                {traces[t]}, cfg, opts,
+                fmt::format("{} on {}, mode {}, order {}", fs::path(traces[t]).filename().string(),
+                            fs::path(GetParam()).filename().string(), test::mode_name(mode),
+                            order_name(order)),
+                /*both_ways=*/t < 3))
+          return;  // one report is enough
+      }
 }
 
 INSTANTIATE_TEST_SUITE_P(EngineDifferentialTest, PresetTest,
@@ -150,6 +157,8 @@ bool random_case_agrees(std::uint64_t seed) {
   std::string described;
   const SimConfig cfg = random_config(r, described);
   RunOptions base;
+  // Each order in turn, by seed (drawing it would change every seed's other draws).
+  base.order = static_cast<ReplayOrder>(seed % 3);
   if (r.chance(20)) base.kernel_ids = {static_cast<std::uint32_t>(r.below(4))};
   if (r.chance(30)) base.flops[static_cast<std::uint32_t>(r.below(4))] = r.below(1u << 20);
   const std::string what = fmt::format("seed {} ({})", seed, described);
@@ -219,6 +228,30 @@ TEST(EngineDifferentialTest, CliRunTakesTheEngine) {
             std::string::npos)
       << bad.err;
   EXPECT_NE(test::run_cli("run --help").out.find("--engine"), std::string::npos);
+}
+
+TEST(EngineDifferentialTest, CliRunTakesTheOrder) {
+  const std::string trace = test::data_path("d_tiled_n8_t4.wtrace");
+  for (const char* order : {"lockstep", "timed"}) {
+    const std::string run =
+        fmt::format("run {} --mode cached --format json --order {}", trace, order);
+    const test::CliResult fast = test::run_cli(run);
+    const test::CliResult reference = test::run_cli(run + " --engine reference");
+    ASSERT_EQ(fast.status, 0) << fast.err;
+    EXPECT_EQ(fast.out, reference.out) << order;
+    const test::CliResult onepass = test::run_cli(run + " --engine onepass");
+    EXPECT_EQ(onepass.status, 1);
+    EXPECT_NE(onepass.err.find(fmt::format("--order {}: it replays the file's order only", order)),
+              std::string::npos)
+        << onepass.err;
+  }
+  // Cold counts do not depend on the order: a cold run is the same in every order.
+  EXPECT_EQ(test::run_cli("run " + trace + " --format json --order timed").out,
+            test::run_cli("run " + trace + " --format json").out);
+  const test::CliResult bad = test::run_cli("run " + trace + " --order random");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("--order 'random': expected file, lockstep or timed"), std::string::npos)
+      << bad.err;
 }
 
 }  // namespace

@@ -45,6 +45,9 @@ inline std::string report_text(const std::vector<KernelStats>& kernels, const Si
                        e.dram_ns, e.l2_ns, e.l1_ns, e.latency_ns, e.overhead_ns, e.estimate_ns,
                        bound_name(e.bound), e.waves, e.dram_efficiency, e.avg_load_latency_ns,
                        e.dram_gbps, e.l2_gbps, e.l1_gbps);
+    const ScheduleTotals& s = k.schedule;
+    out << fmt::format("schedule {} {:a} {:a} {:a} {:a}\n", s.timed, s.cycles,
+                       s.busiest_pipe_cycles, s.l2_busy_cycles, s.dram_busy_cycles);
     const Roofline& r = k.roofline;
     out << fmt::format("roofline {} {} {:a} {:a} {:a} {:a} {}\n", r.known, r.flops, r.intensity,
                        r.intensity_cold, r.balance, r.attainable_flops_per_s,

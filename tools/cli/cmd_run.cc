@@ -69,12 +69,15 @@ int cmd_run(const std::vector<std::string>& args) {
        "add a pattern column: each instruction's access pattern, from its addresses (one more "
        "read of the trace; the counts are the same)");
   // clang-format on
+  add_order_option(visible);
   add_trace_reading_options(visible);
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "run",
       "usage: gpumemsim run TRACE... [--config NAME|FILE] [--set KEY=VALUE]... "
-      "[--mode cold|cached|both] [--engine auto|fast|reference|onepass] [--threads N] [--kernel "
+      "[--mode cold|cached|both] [--engine auto|fast|reference|onepass] [--order "
+      "file|lockstep|timed] "
+      "[--threads N] [--kernel "
       "ID]... "
       "[--format "
       "table|csv|json|html] [--pattern] [-o FILE]\n"
@@ -92,6 +95,7 @@ int cmd_run(const std::vector<std::string>& args) {
   RunOptions opts;
   opts.mode = parse_sim_mode(vm["mode"].as<std::string>());
   opts.engine = parse_engine(vm["engine"].as<std::string>());
+  opts.order = order_option(vm);
   opts.threads = threads_option(vm["threads"].as<unsigned>(), opts.engine);
   if (vm.count("flops")) opts.flops = parse_flops(vm["flops"].as<std::vector<std::string>>());
   if (vm.count("kernel")) opts.kernel_ids = vm["kernel"].as<std::vector<std::uint32_t>>();

@@ -26,6 +26,7 @@ int cmd_validate(const std::vector<std::string>& args) {
       "largest error allowed, in percent (points for percentages); exit status 3 past it")(
       "format", po::value<std::string>()->default_value("table"), "table, csv, json or html")(
       "output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
+  add_order_option(visible);
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "validate",
@@ -50,6 +51,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   RunOptions opts;
   opts.mode = SimMode::Both;
   opts.threads = 0;  // the program chooses, as `run` does
+  opts.order = order_option(vm);
   Validation v = validate_kernels(measured, simulate(traces, cfg, opts), match, tolerance);
   v.ncu_file = ncu_file;
   v.traces = traces;

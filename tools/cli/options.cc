@@ -55,6 +55,18 @@ void add_trace_format_option(po::options_description& options) {
                         "input format: auto (from the content), wtrace, gmt, accelsim, nvbit");
 }
 
+void add_order_option(po::options_description& options) {
+  options.add_options()(
+      "order", po::value<std::string>()->default_value("file"),
+      "the order of a cached replay's records on each SM: file (the trace's), lockstep (the "
+      "resident warps take turns) or timed (the warps' progress under the warp scheduler; the "
+      "time estimate comes from its schedule); cold counts do not depend on it");
+}
+
+ReplayOrder order_option(const po::variables_map& vm) {
+  return parse_order(vm["order"].as<std::string>());
+}
+
 void add_trace_reading_options(po::options_description& options) {
   add_trace_format_option(options);
   options.add_options()(

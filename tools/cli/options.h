@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/replay/run_options.h"
 #include "trace/import/formats.h"
 #include "trace/import/import_options.h"
 
@@ -41,6 +42,10 @@ struct TraceReading {
   bool progress = true;  ///< a progress bar (shown only on a terminal anyway)
 };
 TraceReading trace_reading(const po::variables_map& vm);
+
+/// Adds --order, the order of a cached replay's records (RunOptions::order), and reads it.
+void add_order_option(po::options_description& options);
+ReplayOrder order_option(const po::variables_map& vm);
 
 /// Writes `text` to `path` ("-" = standard output); a file goes through a
 /// trace::AtomicOutputFile, so a failure or a signal never leaves a partial file behind.

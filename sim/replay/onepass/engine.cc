@@ -49,10 +49,19 @@ std::string onepass_refusal(const std::vector<SimConfig>& cfgs) {
   return "";
 }
 
+std::string onepass_order_refusal(const RunOptions& opts) {
+  if (opts.mode == SimMode::Cold || opts.order == ReplayOrder::File) return "";
+  return fmt::format(
+      "--order {}: it replays the file's order only (each configuration's caches would give "
+      "the warps another order); use --engine fast or reference",
+      order_name(opts.order));
+}
+
 std::vector<std::vector<KernelStats>> simulate_onepass(trace::TraceReader& reader,
                                                        const std::vector<SimConfig>& cfgs,
                                                        const RunOptions& opts) {
-  const std::string why = onepass_refusal(cfgs);
+  std::string why = onepass_refusal(cfgs);
+  if (why.empty()) why = onepass_order_refusal(opts);
   if (!why.empty()) fail("one-pass replay: {}", why);
   std::vector<std::vector<KernelStats>> out(cfgs.size());
   if (detail::l2_needs_own_model(cfgs[0]))

@@ -43,10 +43,14 @@ const std::vector<std::string>& onepass_capacity_keys();
 /// lines of 32-byte sectors.
 std::string onepass_refusal(const std::vector<SimConfig>& cfgs);
 
+/// Why a run of `opts` cannot be replayed in one pass, or "": a cached run in an order other
+/// than the file's (RunOptions::order).
+std::string onepass_order_refusal(const RunOptions& opts);
+
 /// out[c] == simulate(reader, cfgs[c], opts) for every c, from one replay of `reader`
 /// (opts.engine and read_ahead are ignored; the L2 accesses are batched by slice as the fast
 /// engine batches them, opts.cached_batch_lines at a time). Throws SimError when
-/// onepass_refusal(cfgs) is not empty.
+/// onepass_refusal(cfgs) or onepass_order_refusal(opts) is not empty.
 std::vector<std::vector<KernelStats>> simulate_onepass(trace::TraceReader& reader,
                                                        const std::vector<SimConfig>& cfgs,
                                                        const RunOptions& opts);

@@ -34,6 +34,9 @@ class PlainDram {
   /// kernel's own traffic).
   void flush_write(std::uint32_t bytes);
 
+  /// The bytes read and written so far in the kernel.
+  std::uint64_t bytes() const { return t_.read_bytes + t_.write_bytes; }
+
   /// The kernel's traffic, after draining the row windows; counting starts over.
   DramTraffic finish();
 

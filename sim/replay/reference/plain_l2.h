@@ -66,6 +66,8 @@ class PlainL2 {
   std::vector<std::uint64_t> take_slice_sectors();
   /// Read sectors that hit in a far (home) partition since the last call; starts over.
   std::uint64_t take_far_hit_sectors();
+  /// ... without resetting.
+  std::uint64_t far_hit_sectors() const { return far_hit_sectors_; }
 
  private:
   /// One L2 line that an access reaches: its slice, set and way.

@@ -1,0 +1,177 @@
+#include "sim/model/warp_scheduler.h"
+
+#include <algorithm>
+
+namespace gms {
+
+double l1_pipe_cycles(const SimConfig& cfg, std::uint64_t data_wavefronts,
+                      std::uint64_t shared_wavefronts, std::uint64_t tag_lookups) {
+  const double data = static_cast<double>(data_wavefronts) / (cfg.l1.sectors_per_cycle / 4.0) +
+                      static_cast<double>(shared_wavefronts) / cfg.shared.wavefronts_per_cycle;
+  const double tag = static_cast<double>(tag_lookups) / 4.0;
+  return std::max(data, tag);
+}
+
+RecordUse record_use(Op op, const AccessCounters& before, const AccessCounters& after,
+                     std::uint64_t far_hits, std::uint64_t dram_bytes, double pipe_cycles) {
+  const AccessCounters d = after - before;
+  RecordUse u;
+  u.waits = !is_store(op);  // loads and atomics wait for their data, as the time model counts
+  u.store = is_store(op);
+  u.pipe_cycles = pipe_cycles;
+  u.l2_sectors = d.l2_read_sectors + d.l2_write_sectors + d.l2_atomic_sectors;
+  u.dram_bytes = dram_bytes;
+  u.l2_hits = d.l2_read_sector_hits;
+  u.l2_far_hits = far_hits;
+  u.dram_sectors = d.l2_read_sector_misses;
+  // An atomic is performed at the L2: served there, or by DRAM where its line was fetched.
+  if (op_class(op) == OpClass::GlobalAtomic)
+    (d.dram_read_bytes != 0 ? u.dram_sectors : u.l2_hits) += d.l2_atomic_sectors;
+  return u;
+}
+
+WarpScheduler::WarpScheduler(const SimConfig& cfg, std::uint32_t loads_in_flight, bool timed)
+    : cfg_(cfg),
+      n_(std::max<std::uint32_t>(loads_in_flight, 1)),
+      timed_(timed),
+      sm_ctas_(cfg.gpu.sm_count),
+      sm_next_(cfg.gpu.sm_count, 0),
+      pipe_free_(cfg.gpu.sm_count, 0),
+      pipe_busy_(cfg.gpu.sm_count, 0) {
+  const double ghz = cfg.gpu.clock_mhz / 1000.0;
+  l2_sectors_per_cycle_ = cfg.l2.sectors_per_cycle_per_slice * cfg.l2.slices;
+  dram_bytes_per_cycle_ = cfg.dram.peak_gbps * cfg.dram.read_efficiency / ghz;
+  hand_off_cycles_ = timed ? cfg.gpu.wave_overhead_ns * ghz : 0;
+}
+
+std::uint32_t WarpScheduler::add_cta(std::uint32_t sm, std::uint32_t warps) {
+  const auto first = static_cast<std::uint32_t>(warps_.size());
+  const auto cta = static_cast<std::uint32_t>(ctas_.size());
+  ctas_.push_back({sm, first, warps, 0, 0});
+  sm_ctas_[sm].push_back(cta);
+  for (std::uint32_t i = 0; i < warps; ++i) {
+    warps_.emplace_back();
+    warps_.back().cta = cta;
+  }
+  return first;
+}
+
+void WarpScheduler::start(std::uint32_t slots, std::vector<std::uint32_t>& started) {
+  for (std::uint32_t sm = 0; sm < sm_ctas_.size(); ++sm)
+    while (sm_next_[sm] < sm_ctas_[sm].size() && sm_next_[sm] < slots)
+      start_cta(sm_ctas_[sm][sm_next_[sm]++], 0, started);
+}
+
+void WarpScheduler::start_cta(std::uint32_t cta, double at, std::vector<std::uint32_t>& started) {
+  Cta& c = ctas_[cta];
+  c.running = c.warps;
+  c.end = at;
+  for (std::uint32_t i = 0; i < c.warps; ++i) {
+    Warp& w = warps_[c.first_warp + i];
+    w.ready = w.end = at;
+    if (timed_) w.in_flight.assign(n_, 0);
+    started.push_back(c.first_warp + i);
+  }
+}
+
+double WarpScheduler::drain(Warp& w, double until) {
+  double latest = 0;
+  while (w.count != 0 && w.in_flight[w.oldest] <= until) {
+    latest = w.in_flight[w.oldest];
+    w.oldest = (w.oldest + 1) % n_;
+    --w.count;
+  }
+  return latest;
+}
+
+void WarpScheduler::ready(std::uint32_t warp, bool waits, bool store) {
+  Warp& w = warps_[warp];
+  double at = w.ready;
+  if (timed_ && w.count != 0) {
+    if (store) {
+      // Its data comes from the warp's loads: every one in flight.
+      for (std::uint32_t i = 0; i < w.count; ++i)
+        at = std::max(at, w.in_flight[(w.oldest + i) % n_]);
+    } else if (waits && w.count == n_) {
+      at = std::max(at, w.in_flight[w.oldest]);  // the oldest load's data frees a slot
+    }
+  }
+  w.issue = at;
+  queue_.push({at, ctas_[w.cta].sm, warp});
+}
+
+bool WarpScheduler::next(std::uint32_t& warp, std::uint32_t& sm) {
+  if (queue_.empty()) return false;
+  warp = queue_.top().warp;
+  sm = queue_.top().sm;
+  queue_.pop();
+  return true;
+}
+
+void WarpScheduler::issued(std::uint32_t warp, const RecordUse& use) {
+  Warp& w = warps_[warp];
+  const double t = w.issue;
+  w.ready = t + 1;  // one instruction a cycle per warp
+  w.end = std::max(w.end, t + 1);
+  if (!timed_) return;
+  drain(w, t);
+  const std::uint32_t sm = ctas_[w.cta].sm;
+  // The SM's L1TEX pipeline, then the L2 and DRAM servers, each in the order records reach it.
+  const double start = std::max(t, pipe_free_[sm]);
+  pipe_free_[sm] = start + use.pipe_cycles;
+  pipe_busy_[sm] += use.pipe_cycles;
+  double at = pipe_free_[sm];
+  if (use.l2_sectors != 0) {
+    const double s = std::max(at, l2_free_);
+    const double busy = static_cast<double>(use.l2_sectors) / l2_sectors_per_cycle_;
+    l2_free_ = s + busy;
+    l2_busy_ += busy;
+    at = s;
+  }
+  if (use.dram_bytes != 0) {
+    const double s = std::max(at, dram_free_);
+    const double busy = static_cast<double>(use.dram_bytes) / dram_bytes_per_cycle_;
+    dram_free_ = s + busy;
+    dram_busy_ += busy;
+    at = s;
+  }
+  if (!use.waits) {
+    w.end = std::max(w.end, at);  // a store has left once the memory took it
+    return;
+  }
+  const double latency = use.dram_sectors != 0  ? cfg_.dram.latency_cycles
+                         : use.l2_far_hits != 0 ? cfg_.l2.far_hit_latency_cycles
+                         : use.l2_hits != 0     ? cfg_.l2.hit_latency_cycles
+                                                : cfg_.l1.hit_latency_cycles;
+  const double data = at + latency;
+  if (w.count == n_) {  // the oldest is back by t (ready() waited for it)
+    w.oldest = (w.oldest + 1) % n_;
+    --w.count;
+  }
+  w.in_flight[(w.oldest + w.count) % n_] = data;
+  ++w.count;
+  w.end = std::max(w.end, data);
+}
+
+void WarpScheduler::finished(std::uint32_t warp, std::vector<std::uint32_t>& started) {
+  const Warp& w = warps_[warp];
+  Cta& c = ctas_[w.cta];
+  c.end = std::max(c.end, w.end);
+  if (--c.running != 0) return;
+  end_ = std::max(end_, c.end);
+  const std::uint32_t sm = c.sm;
+  if (sm_next_[sm] < sm_ctas_[sm].size())
+    start_cta(sm_ctas_[sm][sm_next_[sm]++], c.end + hand_off_cycles_, started);
+}
+
+ScheduleTotals WarpScheduler::totals() const {
+  ScheduleTotals t;
+  t.cycles = end_;
+  t.busiest_pipe_cycles =
+      pipe_busy_.empty() ? 0 : *std::max_element(pipe_busy_.begin(), pipe_busy_.end());
+  t.l2_busy_cycles = l2_busy_;
+  t.dram_busy_cycles = dram_busy_;
+  return t;
+}
+
+}  // namespace gms
