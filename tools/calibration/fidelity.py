@@ -3,6 +3,7 @@
 
 usage: fidelity.py [--bin build/gpumemsim] [--quick] [--check BOUNDS] [--write-bounds BOUNDS]
                    [--points-csv FILE] [--curve NAME]... [--extra-set KEY=VALUE]...
+                   [--order file|lockstep|timed]
 
 For each curve (tests/fidelity/boards.txt names its preset and board), every published point is
 rebuilt with `gpumemsim gen` and replayed with `gpumemsim run --mode cached --format json`:
@@ -222,8 +223,8 @@ def ini_value(preset, section, key):
 
 
 class Sim:
-    def __init__(self, binary, tmp):
-        self.bin, self.tmp, self.n = binary, Path(tmp), 0
+    def __init__(self, binary, tmp, order="file"):
+        self.bin, self.tmp, self.n, self.order = binary, Path(tmp), 0, order
 
     def gen(self, pattern, args):
         self.n += 1
@@ -241,6 +242,8 @@ class Sim:
     def run(self, trace, preset, sets, before=()):
         cmd = [self.bin, "run", *map(str, before), str(trace), "--mode", "cached", "--format",
                "json", "--config", str(ROOT / "configs" / f"{preset}.ini")]
+        if self.order != "file":
+            cmd += ["--order", self.order]
         for s in sets:
             cmd += ["--set", s]
         return json.loads(self.call(cmd))
@@ -579,6 +582,8 @@ def main():
     ap.add_argument("--calibrate", action="store_true",
                     help="print, per stream curve, the wave overhead, wave dispatch and store "
                          "path rate its calibration points ask for (see calibrate()), and exit")
+    ap.add_argument("--order", default="file", choices=["file", "lockstep", "timed"],
+                    help="the order of every replay (gpumemsim run --order)")
     ap.add_argument("--extra-set", action="append", default=[],
                     help="a further --set for every run (to show the check catches a change)")
     args = ap.parse_args()
@@ -603,7 +608,7 @@ def main():
     curves = {}
     about = {}  # curve -> (table head, board overrides)
     with tempfile.TemporaryDirectory() as tmp:
-        sim = Sim(args.bin, tmp)
+        sim = Sim(args.bin, tmp, args.order)
         traces = {}
         for f in files:
             if f.stem not in boards:
@@ -911,6 +916,8 @@ def write_points_csv(path, curves, about, results, bounds, bounds_file, args, ro
             o.write(f"# points={'quick' if args.quick else 'full'}\n# bounds={shown}\n")
             for extra in args.extra_set:
                 o.write(f"# extra_set={extra}\n")
+            if getattr(args, "order", "file") != "file":
+                o.write(f"# order={args.order}\n")
             w = csv.writer(o, lineterminator="\n")
             w.writerow(["kind", "curve", "preset", "overrides", "board", "source", "x_label",
                         "unit", "series", "x", "published", "simulated", "error_pct", "metric",
