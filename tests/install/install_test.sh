@@ -39,14 +39,15 @@ env -u GPUMEMSIM_PRESETS "$prefix/bin/gpumemsim" presets | grep -q "^  $prefix/s
 cmp -s "$prefix/share/doc/gpumemsim/hardware.md" "$src/docs/hardware.md" || fail "hardware.md differs"
 grep -q '^\.SS sweep' "$prefix/share/man/man1/gpumemsim.1" || fail "man page lacks the commands"
 grep -q 'share/doc/gpumemsim/' "$prefix/share/man/man1/gpumemsim.1" || fail "man page lacks SEE ALSO"
-# README "Install" shows this listing for the prefix /opt/gpumemsim.
+# The manual's "Install" (docs/getting-started.md) shows this listing for the prefix /opt/gpumemsim.
 env -u GPUMEMSIM_PRESETS "$prefix/bin/gpumemsim" presets | sed "s|$prefix|/opt/gpumemsim|" > presets.txt
-"$python" - "$src/README.md" presets.txt <<'PY' || fail "README's presets listing is not the program's"
+"$python" - "$src/docs/getting-started.md" presets.txt <<'PY' \
+  || fail "docs/getting-started.md's presets listing is not the program's"
 import sys
-readme = open(sys.argv[1]).read()
-section = readme[readme.index("\n## Install\n"):readme.index("\n## Python\n")]
+page = open(sys.argv[1]).read()
+section = page[page.index("\n## Install\n"):]
 shown = section.split("```text\n", 1)[1].split("```", 1)[0]
-sys.exit(0 if shown == open(sys.argv[2]).read() else "README shows another listing")
+sys.exit(0 if shown == open(sys.argv[2]).read() else "docs/getting-started.md shows another listing")
 PY
 
 # A CMake project outside the tree, linking the installed library.
