@@ -22,6 +22,13 @@ for f in bin/gpumemsim share/gpumemsim/presets/volta-v100.ini share/man/man1/gpu
   [ -f "$prefix/$f" ] || fail "$f is not installed"
 done
 
+# The manual's site, beside the man page, where the build made it (mkdocs found).
+if [ -f "$build/site/index.html" ]; then
+  for f in index.html statistics.html search/search_index.json; do
+    [ -f "$prefix/share/doc/gpumemsim/html/$f" ] || fail "the manual's $f is not installed"
+  done
+fi
+
 # The program, from a folder without configs/, with GPUMEMSIM_PRESETS unset: the preset by name
 # must come from the prefix's data folder.
 mkdir "$tmp/elsewhere"
