@@ -51,7 +51,7 @@ endif()
 find_program(GMS_HELP2MAN help2man)
 if(GMS_HELP2MAN)
   set(man ${CMAKE_BINARY_DIR}/man/gpumemsim.1)
-  set(commands run gen convert info sweep merge compare validate curves presets fidelity)
+  set(commands run explain gen convert info sweep merge compare validate curves presets fidelity)
   add_custom_command(
     OUTPUT ${man}
     COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:gpumemsim> "-DCOMMANDS=${commands}"
