@@ -2,7 +2,8 @@
 # Browser test of the HTML reports: installs Debian's chromium (as root), writes one report of
 # each kind (run, compare, sweep, validate, fidelity) with the built gpumemsim, loads each in
 # headless chromium, and checks that the charts rendered: the dumped DOM holds SVG marks with
-# data attributes, and the screenshot is a PNG of non-trivial size.
+# data attributes, and the screenshot is a PNG of non-trivial size. Then one page of the manual,
+# where BUILD_DIR/site holds the built site.
 #
 #   bash .ci/browser.sh [BUILD_DIR] [--update-docs]
 #
@@ -92,4 +93,26 @@ check compare 20 0 0
 check sweep 0 40 10
 check validate 0 40 0
 check fidelity 0 70 10
+# The manual as a site (mkdocs.yml), where it has been built into BUILD_DIR/site (.ci/run builds
+# it before this stage): one page, the statistics reference, must render with its navigation,
+# its definition tables and the search box, in a screenshot of some size.
+site="$build/site"
+if [[ -f "$site/statistics.html" ]]; then
+  dom="$out/site.dom.html" png="$out/site.png"
+  chrome --dump-dom "file://$PWD/$site/statistics.html" >"$dom"
+  chrome --screenshot="$png" --window-size=1280,2000 "file://$PWD/$site/statistics.html" >/dev/null
+  tables=$(marks '<table' "$dom")
+  navs=$(marks 'class="md-nav__link' "$dom")
+  size=$(stat -c %s "$png" 2>/dev/null || echo 0)
+  echo "manual: statistics.html: $tables tables, $navs navigation links; screenshot $size bytes"
+  if [[ $tables -lt 3 || $navs -lt 10 || $size -le 30000 ]] \
+      || ! grep -q 'Statistics: definitions' "$dom" \
+      || [[ $(head -c 8 "$png" | od -An -tx1 | tr -d ' \n') != 89504e470d0a1a0a ]]; then
+    echo "browser.sh: the manual's page did not render as expected" >&2
+    tail -20 "$out/chromium.log" >&2 || true
+    exit 1
+  fi
+else
+  echo "manual: not checked ($site/statistics.html is not built: mkdocs build --site-dir $site)"
+fi
 echo "browser test passed"

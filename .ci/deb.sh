@@ -28,6 +28,11 @@ env -u GPUMEMSIM_PRESETS "$root/usr/bin/gpumemsim" run "$example" --config volta
 env -u GPUMEMSIM_PRESETS "$root/usr/bin/gpumemsim" presets \
   | grep -qx "  $root/usr/share/doc/gpumemsim/hardware.md" \
   || { echo "deb: presets does not point to the packaged hardware notes" >&2; exit 1; }
+# The manual's site, beside the man page, where the build made it (MkDocs found: CI's build).
+if [ -f "$build/site/index.html" ]; then
+  [ -f "$root/usr/share/doc/gpumemsim/html/index.html" ] \
+    || { echo "deb: the manual's HTML is not packaged" >&2; exit 1; }
+fi
 cd - > /dev/null
 "$build/gpumemsim" run "$example" --config configs/volta-v100.ini > "$tmp/built.txt"
 cmp "$tmp/elsewhere/packaged.txt" "$tmp/built.txt"

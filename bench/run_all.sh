@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every figure of bench/RESULTS.md from one command (issue 7): the Google Benchmark
+# The benchmarks of bench/RESULTS.md that need no other setup, from one command (issue 7), its
+# output headed by the machine, the commit and the command (issue 60): the Google Benchmark
 # microbenchmarks per stage, end-to-end throughput on the regular (stream) and irregular
 # (random) traces, peak memory from 10 million to GMS_BENCH_BIG_RECORDS (default 1 billion)
 # warp instructions, sweep scaling on 1 vs 2 jobs, and the parallel replay (1 thread against
@@ -16,6 +17,20 @@ bin=$build/gpumemsim
 dir=${GMS_BENCH_DIR:-/tmp/gms-bench}
 big=${GMS_BENCH_BIG_RECORDS:-1000000000}
 e2e=(python3 bench/e2e_throughput.py --bin "$bin" --dir "$dir")
+
+# The machine, the commit and the command first: every table below is theirs (bench/RESULTS.md
+# states them for each table it keeps).
+cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+mem=$(awk '/^MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo 2>/dev/null || true)
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || commit+=" with uncommitted changes"
+echo "# Benchmark results"
+echo
+echo "- machine: ${cpu:-unknown CPU}, $(nproc) cores, ${mem:-? GiB}; $(uname -sr)"
+echo "- commit: $commit; build: $build"
+echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "- command: bench/run_all.sh $*"
+echo
 
 echo "## Microbenchmarks"
 "$build/bench/gms_bench" --benchmark_min_time=0.2

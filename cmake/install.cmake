@@ -26,11 +26,32 @@ install(FILES ${CMAKE_SOURCE_DIR}/docs/wtrace.md ${CMAKE_SOURCE_DIR}/docs/hardwa
               ${CMAKE_SOURCE_DIR}/docs/groundtruth.md ${CMAKE_SOURCE_DIR}/README.md
         DESTINATION ${GMS_DOC_INSTALL_DIR})
 
+# The manual as a site (issue 60): mkdocs.yml over docs/, built into BUILD/site and installed beside
+# the man page as share/doc/gpumemsim/html (open index.html; no request leaves the site). Built
+# only where MkDocs is found (Debian: mkdocs, mkdocs-material; tools/install-deps.sh --ci).
+find_program(GMS_MKDOCS mkdocs)
+if(GMS_MKDOCS)
+  file(GLOB GMS_MANUAL_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/docs/*.md
+       ${CMAKE_SOURCE_DIR}/docs/*.png)
+  set(GMS_SITE_DIR ${CMAKE_BINARY_DIR}/site)
+  add_custom_command(
+    OUTPUT ${GMS_SITE_DIR}/index.html
+    COMMAND ${GMS_MKDOCS} build --strict --quiet --config-file ${CMAKE_SOURCE_DIR}/mkdocs.yml
+            --site-dir ${GMS_SITE_DIR}
+    DEPENDS ${CMAKE_SOURCE_DIR}/mkdocs.yml ${GMS_MANUAL_SOURCES}
+    COMMENT "Building the manual (mkdocs) into site/"
+    VERBATIM)
+  add_custom_target(gpumemsim_manual ALL DEPENDS ${GMS_SITE_DIR}/index.html)
+  install(DIRECTORY ${GMS_SITE_DIR}/ DESTINATION ${GMS_DOC_INSTALL_DIR}/html OPTIONAL)
+else()
+  message(STATUS "gpumemsim: mkdocs not found: the manual is not built or installed as HTML")
+endif()
+
 # Man page: help2man over `gpumemsim --help`, with every command's --help as a COMMANDS section.
 find_program(GMS_HELP2MAN help2man)
 if(GMS_HELP2MAN)
   set(man ${CMAKE_BINARY_DIR}/man/gpumemsim.1)
-  set(commands run gen convert info sweep merge compare validate curves presets fidelity)
+  set(commands run explain gen convert info sweep merge compare validate curves presets fidelity)
   add_custom_command(
     OUTPUT ${man}
     COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:gpumemsim> "-DCOMMANDS=${commands}"

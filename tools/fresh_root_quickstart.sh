@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times a newcomer's first command (README "Quick start": bash tools/quickstart.sh) on a fresh
+# Times a newcomer's first command (docs/getting-started.md: bash tools/quickstart.sh) on a fresh
 # Debian 12 root: a minimal debootstrap of bookworm (no compiler, no CMake: less than a new
 # machine has, so apt does all its work), a clean copy of the committed tree (git archive of
 # HEAD), then quickstart.sh inside it under chroot, as root, timed from start to the example

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything gpumemsim needs to build, test and benchmark on Debian 12 (the README's
 # quick start). --ci adds what only CI's further stages use: clang 14 and its sanitizer and
-# libFuzzer runtimes (.ci/fuzz.sh), a large download a first build does not need.
+# libFuzzer runtimes (.ci/fuzz.sh), a large download a first build does not need, and MkDocs with
+# the Material theme, which build the manual as a site (mkdocs.yml; installed with the program
+# when present at configure time).
 #   bash tools/install-deps.sh [--ci]
 set -euo pipefail
 packages=(
@@ -12,7 +14,7 @@ packages=(
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest help2man dpkg-dev file
 )
 case "${1:-}" in
-  --ci) packages+=(clang-14 libclang-rt-14-dev) ;;
+  --ci) packages+=(clang-14 libclang-rt-14-dev mkdocs mkdocs-material) ;;
   "") ;;
   *) echo "install-deps.sh: unknown argument '$1' (expected --ci or nothing)" >&2; exit 2 ;;
 esac

@@ -236,11 +236,10 @@ def test_example_script_runs():
     assert "kepler-k40-ca" in r.stdout and "volta-v100" in r.stdout
 
 
-def test_readme_python_example_prints_what_the_readme_shows(tmp_path):
-    """README.md "Python": its python block, run from a folder holding tests/ (the bundled
-    traces), prints exactly the text block that follows it."""
-    readme = open(os.path.join(SRC, "README.md")).read()
-    section = readme[readme.index("\n## Python\n"):]
+def test_manual_python_example_prints_what_the_manual_shows(tmp_path):
+    """docs/python.md: its python block, run from a folder holding tests/ (the bundled traces),
+    prints exactly the text block that follows it."""
+    section = open(os.path.join(SRC, "docs", "python.md")).read()
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     shown = section.split("```text\n", 1)[1].split("```", 1)[0]
     os.symlink(os.path.join(SRC, "tests"), tmp_path / "tests")

@@ -13,7 +13,7 @@
 
 namespace gms {
 
-/// Cold-model counters for one class of accesses (see README "Definitions").
+/// Cold-model counters for one class of accesses (see docs/statistics.md).
 struct AccessCounters {
   std::uint64_t instructions = 0;      ///< warp-level executions with >= 1 active lane
   std::uint64_t active_threads = 0;    ///< sum of active lanes

@@ -2,8 +2,8 @@
 /// Access-pattern diagnosis of one warp instruction, from its lane addresses alone: what shape
 /// the access has (unit stride, a stride of k elements, a broadcast, a misaligned start, one
 /// field of an array of structures, a 2D tile with a row pitch, scattered), what it costs
-/// (sectors, or wavefronts for shared memory) and the least the same data needs (README
-/// "Access patterns" defines each kind). Used only by `run --pattern` and `explain`: a normal
+/// (sectors, or wavefronts for shared memory) and the least the same data needs (docs/
+/// explain.md defines each kind). Used only by `run --pattern` and `explain`: a normal
 /// replay never calls it.
 
 #include <array>

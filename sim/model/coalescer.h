@@ -26,7 +26,7 @@ struct LineAccess {
   std::array<std::uint32_t, kSectorsPerLine> byte_mask{};
 };
 
-/// The coalescer's result for one warp instruction. Counts follow the README's definitions:
+/// The coalescer's result for one warp instruction. Counts follow docs/statistics.md:
 /// every count is of distinct aligned blocks touched by the active lanes' bytes.
 /// The coalescing counts of one warp instruction: what each execution adds to its row
 /// (charge_access). The coalescer's result, the shape memo's entries and the cold model's

@@ -1,13 +1,13 @@
 #pragma once
 /// The one table of statistics: every figure a printer, the sweep CSV, compare, validate or an
 /// HTML page shows of an instruction's or a kernel's counters is a row here, with its unit, its
-/// meaning (README "Definitions" is checked against these rows by a test), the counters it
+/// meaning (docs/statistics.md is checked against these rows by a test), the counters it
 /// applies to and how it is computed from them.
 ///
 /// Adding a statistic: a counter (if it needs one) in AccessCounters, a row below, and its name
 /// in the column lists of the outputs that show it (report_stats.h for run's table, CSV and
 /// JSON; sweep.cc; compare.cc; study_html.cc). tests/sim/report/metrics_test.cc fails until
-/// README's definitions name exactly these rows and the sweep CSV, the output that carries
+/// docs/statistics.md names exactly these rows and the sweep CSV, the output that carries
 /// every statistic, has a column for each.
 
 #include <array>
@@ -27,7 +27,7 @@ enum class MetricSpace : std::uint8_t { Memory, Shared, Any };
 struct Metric {
   std::string_view name;
   std::string_view unit;     ///< "count", "sectors", "bytes", "wavefronts" or "fraction"
-  std::string_view meaning;  ///< one line; README's definitions say it in full
+  std::string_view meaning;  ///< one line; docs/statistics.md says it in full
   MetricSpace space;
   /// A count of the cache hierarchy: a real lookup in cached mode; in cold mode every access
   /// misses by definition (and the compare and sweep pages show it only beside a cached run).
@@ -106,7 +106,7 @@ inline constexpr std::array kMetricRows = {
 // clang-format on
 }  // namespace detail
 
-/// Every statistic, in the order README's definitions give them.
+/// Every statistic, in the order docs/statistics.md gives them.
 inline constexpr std::span<const Metric> all_metrics() {
   return detail::kMetricRows;
 }

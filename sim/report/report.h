@@ -42,7 +42,7 @@ ReportFormat parse_report_format(const std::string& name);
 
 void print_report(std::ostream& out, const RunReport& report, ReportFormat format);
 
-/// Efficiency as defined in the README: distinct bytes / bytes fetched (0 when nothing fetched).
+/// Efficiency (docs/statistics.md): distinct bytes / bytes fetched (0 when nothing fetched).
 double efficiency(const AccessCounters& c);
 
 }  // namespace gms

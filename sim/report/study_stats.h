@@ -1,6 +1,6 @@
 #pragma once
 /// Derived per-kernel and per-instruction figures the study outputs share (sweep rows, compare
-/// tables, HTML charts): sums by memory space and the ratios the README defines.
+/// tables, HTML charts): sums by memory space and the ratios docs/statistics.md defines.
 
 #include <cmath>
 #include <cstdint>

@@ -88,7 +88,7 @@ struct Bound {
 /// A figure the model is known to miss on the H200 capture, with why: compared like any other,
 /// it must stay outside its bound; once within it, the check fails, asking that the entry go
 /// (the gap closed, so the figure is checked again). Closing them is the L1 and L2
-/// replacement past capacity (README "Hardware ground truth").
+/// replacement past capacity (docs/fidelity.md "Hardware ground truth").
 struct KnownGap {
   int kernel_id;
   const char* what;  ///< compare()'s `what`

@@ -22,6 +22,13 @@ for f in bin/gpumemsim share/gpumemsim/presets/volta-v100.ini share/man/man1/gpu
   [ -f "$prefix/$f" ] || fail "$f is not installed"
 done
 
+# The manual's site, beside the man page, where the build made it (mkdocs found).
+if [ -f "$build/site/index.html" ]; then
+  for f in index.html statistics.html search/search_index.json; do
+    [ -f "$prefix/share/doc/gpumemsim/html/$f" ] || fail "the manual's $f is not installed"
+  done
+fi
+
 # The program, from a folder without configs/, with GPUMEMSIM_PRESETS unset: the preset by name
 # must come from the prefix's data folder.
 mkdir "$tmp/elsewhere"
@@ -39,14 +46,15 @@ env -u GPUMEMSIM_PRESETS "$prefix/bin/gpumemsim" presets | grep -q "^  $prefix/s
 cmp -s "$prefix/share/doc/gpumemsim/hardware.md" "$src/docs/hardware.md" || fail "hardware.md differs"
 grep -q '^\.SS sweep' "$prefix/share/man/man1/gpumemsim.1" || fail "man page lacks the commands"
 grep -q 'share/doc/gpumemsim/' "$prefix/share/man/man1/gpumemsim.1" || fail "man page lacks SEE ALSO"
-# README "Install" shows this listing for the prefix /opt/gpumemsim.
+# The manual's "Install" (docs/getting-started.md) shows this listing for the prefix /opt/gpumemsim.
 env -u GPUMEMSIM_PRESETS "$prefix/bin/gpumemsim" presets | sed "s|$prefix|/opt/gpumemsim|" > presets.txt
-"$python" - "$src/README.md" presets.txt <<'PY' || fail "README's presets listing is not the program's"
+"$python" - "$src/docs/getting-started.md" presets.txt <<'PY' \
+  || fail "docs/getting-started.md's presets listing is not the program's"
 import sys
-readme = open(sys.argv[1]).read()
-section = readme[readme.index("\n## Install\n"):readme.index("\n## Python\n")]
+page = open(sys.argv[1]).read()
+section = page[page.index("\n## Install\n"):]
 shown = section.split("```text\n", 1)[1].split("```", 1)[0]
-sys.exit(0 if shown == open(sys.argv[2]).read() else "README shows another listing")
+sys.exit(0 if shown == open(sys.argv[2]).read() else "docs/getting-started.md shows another listing")
 PY
 
 # A CMake project outside the tree, linking the installed library.

@@ -764,7 +764,7 @@ def calibrate(args, boards):
     curve (every other point is a check). The simulated time is launch + max(bandwidth terms,
     chain + queue, (waves - 1) x wave dispatch), the chain = latency + store path + (waves - 1) x
     wave overhead, the queue = T - chain with (T - chain)(T - dram) = s x dram.queue_ns x dram
-    (README "Time model"), so:
+    (docs/statistics.md "Time model"), so:
     - gpu.wave_overhead_ns from the read kernel at block 32 (2 one-warp CTAs per SM, thousands of
       latency-bound waves, no stores): (published - simulated without it) / (waves - 1);
     - dram.queue_ns from the read kernel at block 1024 (where the latency-bound chain meets the
@@ -778,7 +778,7 @@ def calibrate(args, boards):
       term is inversely proportional to the rate, so a run at 1 B/clk gives it directly; where
       the preset has a queue, which grows as the store path shrinks, a few corrections of the
       rate by what the simulated time still misses settle it on the point.
-    Printed per curve; the presets take their calibration curve's values (README)."""
+    Printed per curve; the presets take their calibration curve's values (docs/fidelity.md)."""
     def kernel_ns(sim, preset, sets, kind, block, carveout):
         trace = sim.gen("stream_occupancy", ["--kind", kind, "--block", str(block), "--elem", "8",
                                              "--footprint", str(STREAM_FOOTPRINT), "--shmem",

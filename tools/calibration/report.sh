@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Published measurements against the simulator, per preset and curve, with the error: every point
 # of every curve in tests/fidelity/data (fidelity.py without --quick; several minutes), then the
-# summary README's "Fidelity" section shows. With --html FILE, also the HTML page of the report
+# summary the fidelity page (docs/fidelity.md) shows. With --html FILE, also the HTML page of the report
 # family: fidelity.py --points-csv writes every point and error metric to a temporary CSV, and
 # `gpumemsim fidelity CSV --format html -o FILE` draws each curve, published against simulated,
 # with its errors and bounds (no page is written when the run fails). Other arguments go to

@@ -32,7 +32,8 @@ constexpr std::string_view kUsage =
     "  presets  list the presets that --config NAME finds, and where they were found\n"
     "  fidelity the calibration report: published curves against the simulator's, per preset\n"
     "\n"
-    "'gpumemsim <command> --help' describes each command's options.\n";
+    "'gpumemsim <command> --help' describes each command's options;\n"
+    "'gpumemsim --version' prints the version.\n";
 
 }  // namespace
 
@@ -47,6 +48,11 @@ int main(int argc, char** argv) {
   const std::string_view command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
     std::fputs(kUsage.data(), stdout);
+    return 0;
+  }
+  if (command == "--version" || command == "-V") {
+    // The CMake project version (CMakeLists.txt), as CHANGELOG.md numbers the releases.
+    std::fputs("gpumemsim " GMS_VERSION "\n", stdout);
     return 0;
   }
   const std::vector<std::string> args(argv + 2, argv + argc);

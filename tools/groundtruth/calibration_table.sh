@@ -2,8 +2,8 @@
 # Simulated vs measured for every calibration kernel: replays tests/groundtruth/traces (stored
 # traces, and recipes regenerated with gms_gt_recipe) with the H200 preset and prints
 # `gpumemsim validate`'s table against tests/groundtruth/h200_counters.csv (coalescer counts,
-# L1/L2/DRAM traffic, and the time estimate against gpu__time_duration.sum). The README's
-# calibration table is this command's output.
+# L1/L2/DRAM traffic, and the time estimate against gpu__time_duration.sum). The fidelity page's
+# calibration table (docs/fidelity.md) is this command's output.
 #
 # usage: tools/groundtruth/calibration_table.sh [BUILD_DIR] [--format table|csv|json|html]
 # Exits 77 (skip) while no capture exists.

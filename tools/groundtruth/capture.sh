@@ -56,7 +56,7 @@ fi
 sass_loads=$(dirname "$bin")/gms_sass_loads
 [[ -x $sass_loads ]] || { echo "capture.sh: $sass_loads not found (built beside gms_calibrate)" >&2; exit 1; }
 
-# The README's metrics, plus the shared-memory configuration each launch got (the carve-out).
+# The metrics of docs/statistics.md, plus the shared-memory configuration each launch got (the carve-out).
 metrics=gpu__time_duration.sum
 metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
 metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
@@ -105,6 +105,10 @@ capture_status=0
 cp "$work/capture.log" "$out/capture.log"
 
 echo "== 5/5 README.md"
+# The commands as the README lists them: paths inside the checkout relative to its root, so that
+# the tracked file names no folder of the machine that ran the capture (CTest NoMachinePaths).
+rel() { local p=$1; [[ $p == "$root/"* ]] && p=${p#"$root/"}; printf '%s' "$p"; }
+shown() { local a out=(); for a in "$@"; do out+=("$(rel "$a")"); done; echo "${out[*]}"; }
 q() { nvidia-smi --query-gpu="$1" --format=csv,noheader | head -1; }
 {
   echo "# Hardware ground truth (written by tools/groundtruth/capture.sh)"
@@ -141,10 +145,10 @@ q() { nvidia-smi --query-gpu="$1" --format=csv,noheader | head -1; }
   echo "## Commands"
   echo
   echo '```'
-  echo "${cmd_sass[*]} > sass.txt && $(basename "$sass_loads") sass.txt > loads_in_flight.csv"
-  echo "${cmd_capture[*]}"
-  echo "${cmd_latency[*]}"
-  printf '%q ' "${cmd_ncu[@]}"; echo "> ncu.csv"
+  echo "$(shown "${cmd_sass[@]}") > sass.txt && $(basename "$sass_loads") sass.txt > loads_in_flight.csv"
+  shown "${cmd_capture[@]}"
+  shown "${cmd_latency[@]}"
+  for a in "${cmd_ncu[@]}"; do printf '%q ' "$(rel "$a")"; done; echo "> ncu.csv"
   echo "python3 tools/groundtruth/ncu_to_csv.py ncu.csv kernels.txt METRICS > h200_counters.csv"
   echo '```'
 } > "$out/README.md"

@@ -1,6 +1,6 @@
 #pragma once
 /// The reference's coalescer (sim/replay/reference_engine.h): what one warp instruction to
-/// global or local memory touches, by the definitions of the README's metrics. Every count is
+/// global or local memory touches, by the metrics' definitions (docs/statistics.md). Every count is
 /// of distinct aligned blocks that hold at least one byte of an active lane's access:
 /// - bytes_distinct: distinct bytes; sectors: distinct 32-byte blocks; lines: distinct 128-byte
 ///   blocks (the L1's request unit, one request per line);
