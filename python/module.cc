@@ -45,11 +45,13 @@ std::vector<std::string> resolve(const std::vector<std::string>& configs,
 Result run(const std::vector<std::string>& traces, const TraceBuilder* builder,
            const std::vector<std::string>& configs, const std::vector<std::string>& sets,
            const std::vector<std::string>& dirs, const std::string& mode,
-           const std::vector<std::uint32_t>& kernels, std::optional<unsigned> threads) {
+           const std::vector<std::uint32_t>& kernels, std::optional<unsigned> threads,
+           const std::string& order) {
   Result r;
   r.report.config = load_config({resolve(configs, dirs), sets});
   RunOptions opts;
   opts.mode = parse_sim_mode(mode);
+  opts.order = parse_order(order, "run: order");
   opts.kernel_ids = kernels;
   // As `gpumemsim run --threads`: None lets the program choose (sim/replay/thread_choice.h);
   // 1 replays on the calling thread only.
@@ -172,7 +174,7 @@ PYBIND11_MODULE(_gpumemsim, m) {
       .def_property_readonly("records", &TraceBuilder::records);
 
   m.def("run", &run, py::arg("traces"), py::arg("builder"), py::arg("configs"), py::arg("sets"),
-        py::arg("dirs"), py::arg("mode"), py::arg("kernels"), py::arg("threads"));
+        py::arg("dirs"), py::arg("mode"), py::arg("kernels"), py::arg("threads"), py::arg("order"));
   m.def("sweep", &sweep, py::arg("traces"), py::arg("vary"), py::arg("configs"), py::arg("sets"),
         py::arg("dirs"), py::arg("mode"), py::arg("per_instruction"), py::arg("jobs"));
   m.def("explain", &explain_text, py::arg("traces"), py::arg("configs"), py::arg("sets"),

@@ -185,17 +185,18 @@ class TraceBuilder:
         return self._native.records
 
 
-def run(traces, config=None, set=None, mode="cold", kernels=None, threads=None):
+def run(traces, config=None, set=None, mode="cold", kernels=None, threads=None, order="file"):
     """Replays `traces` (a path, a list of paths, or a TraceBuilder) as `gpumemsim run` does.
     config: preset names or .ini files applied in order over the built-in hopper-h200; set: a
     dict {"section.key": value} or "section.key=value" strings; mode: cold, cached or both;
     kernels: replay only these ids; threads: the replay's threads (None, the default: the
-    program chooses, as `gpumemsim run` does; 1: the calling thread only), the results are the same for any number."""
+    program chooses, as `gpumemsim run` does; 1: the calling thread only), the results are the same for any number;
+    order: file, lockstep or timed, as `gpumemsim run --order` (docs/timing.md)."""
     builder = traces._native if isinstance(traces, TraceBuilder) else None
     paths = [] if builder is not None else _strings(traces, "traces")
     ids = [] if kernels is None else [int(k) for k in _items(kernels)]
     return Result(_gpumemsim.run(paths, builder, _strings(config, "config"), _sets(set), _dirs(),
-                                 mode, ids, threads))
+                                 mode, ids, threads, order))
 
 
 def explain(traces, config=None, set=None, mode="cached", kernels=None, top=5, jobs=0,

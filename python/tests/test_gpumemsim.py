@@ -69,6 +69,17 @@ def test_threads_give_the_same_results():
         gpumemsim.run(EXAMPLE, threads=0)
 
 
+def test_order_is_the_programs():
+    for order in ("lockstep", "timed"):
+        want = json.loads(cli("run", EXAMPLE, "--mode", "cached", "--order", order,
+                              "--format", "json").stdout)
+        got = gpumemsim.run(EXAMPLE, mode="cached", order=order)
+        assert got.kernels == want["kernels"]
+    assert "schedule" in got.kernels[0]["totals"]["time"]
+    with pytest.raises(gpumemsim.Error, match="run: order 'soon': expected file, lockstep or timed"):
+        gpumemsim.run(EXAMPLE, order="soon")
+
+
 def test_instruction_frame_is_the_csv_report():
     r = gpumemsim.run(EXAMPLE, config="kepler-k40-ca", mode="cached")
     csv = cli("run", EXAMPLE, "--config", "kepler-k40-ca", "--mode", "cached",

@@ -266,7 +266,7 @@ class FastReplayer {
             // Rows are created in the file's order; the records wait for the kernel's end.
             for (const WarpInstr& record : batch) {
               row_of(record);
-              ordered_.add(record);
+              ordered_.add(record, sm_of(record, sms_));
             }
             continue;
           }
@@ -834,10 +834,12 @@ class FastReplayer {
   void replay_ordered() {
     Worker& w = *workers_[0];
     RecordReplay<Stage>& r = w.r;
+    const bool partitioned = cfg_.l2.partitions > 1;
+    std::uint64_t far_before = l2_->far_hit_sectors();
     auto replay_one = [&](WarpInstr& record, std::uint32_t sm) {
       const std::uint32_t row = row_of(record);
       const AccessCounters before = r.cached->instructions[row].c;
-      const std::uint64_t far = l2_->far_hit_sectors(), dram = w.charges.dram.bytes();
+      const std::uint64_t dram = w.charges.dram.bytes();
       const TrafficProfile& u = r.traffic;
       const std::uint64_t data = u.sm_l1_data_wavefronts[sm], shared = u.sm_shared_wavefronts[sm],
                           tags = u.sm_l1_tag_lookups[sm];
@@ -845,8 +847,13 @@ class FastReplayer {
       const double pipe =
           l1_pipe_cycles(cfg_, u.sm_l1_data_wavefronts[sm] - data,
                          u.sm_shared_wavefronts[sm] - shared, u.sm_l1_tag_lookups[sm] - tags);
-      return record_use(record.op, before, r.cached->instructions[row].c,
-                        l2_->far_hit_sectors() - far, w.charges.dram.bytes() - dram, pipe);
+      const AccessCounters& after = r.cached->instructions[row].c;
+      // Far hits are L2 hits (the sum over the slices only then, and only with partitions).
+      std::uint64_t far = 0;
+      if (partitioned && after.l2_read_sector_hits != before.l2_read_sector_hits)
+        far = l2_->far_hit_sectors() - far_before;
+      far_before += far;
+      return record_use(record.op, before, after, far, w.charges.dram.bytes() - dram, pipe);
     };
     const bool timed = opts_.order == ReplayOrder::Timed;
     cached_->schedule =

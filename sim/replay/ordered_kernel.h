@@ -6,14 +6,17 @@
 /// (sim/model/warp_scheduler.h) gives them, each record's use of the memory fed back to it.
 ///
 /// It holds the kernel's records (their 296 bytes each, and 4 more for the order): an ordered
-/// replay's memory grows with its largest kernel, not with the trace.
+/// replay's memory grows with its largest kernel, not with the trace. A warp's records are
+/// linked in file order as they come (a map lookup per record, none per lane).
 
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/config/config.h"
+#include "sim/core/huge_page_allocator.h"
 #include "sim/core/records.h"
 #include "sim/model/placement.h"
 #include "sim/model/warp_scheduler.h"
@@ -22,7 +25,21 @@ namespace gms {
 
 class OrderedKernel {
  public:
-  void add(const WarpInstr& w) { records_.push_back(w); }
+  /// Keeps record `w` (on SM `sm`) for the kernel's end, linked after its warp's earlier ones.
+  void add(const WarpInstr& w, std::uint32_t sm) {
+    const auto index = static_cast<std::uint32_t>(records_.size());
+    records_.push_back(w);
+    next_.push_back(kNone);
+    const auto [it, created] =
+        warp_of_.try_emplace({sm, w.cta, w.warp}, static_cast<std::uint32_t>(warps_.size()));
+    if (created) {
+      warps_.push_back({sm, w.cta, w.warp, index, index});
+      return;
+    }
+    Warp& warp = warps_[it->second];
+    next_[warp.last] = index;
+    warp.last = index;
+  }
 
   /// Replays the records added since the last call through `replay_one(WarpInstr&, sm)`, which
   /// returns the record's RecordUse, in the scheduler's order (`timed`, else lockstep) with
@@ -30,39 +47,21 @@ class OrderedKernel {
   template <class ReplayOne>
   ScheduleTotals replay(const SimConfig& cfg, const KernelInfo& kernel, std::uint32_t slots,
                         bool timed, ReplayOne&& replay_one) {
-    const FastDiv32 sms(cfg.gpu.sm_count);
-    // Each warp's records, in file order, after one another; the warps by SM, CTA, warp.
-    order_.resize(records_.size());
-    for (std::uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-    auto key = [&](std::uint32_t i) {
-      const WarpInstr& w = records_[i];
-      return std::tuple{sm_of(w, sms), w.cta, w.warp};
-    };
-    std::stable_sort(order_.begin(), order_.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+    // The scheduler numbers the warps by SM, CTA and warp (its ties go to the lower number).
+    std::sort(warps_.begin(), warps_.end(), [](const Warp& a, const Warp& b) {
+      return std::tuple{a.sm, a.cta, a.warp} < std::tuple{b.sm, b.cta, b.warp};
+    });
     WarpScheduler scheduler(cfg, loads_in_flight(cfg, kernel), timed);
-    runs_.clear();
-    for (std::size_t i = 0; i < order_.size();) {
-      // One CTA: its warps' runs.
-      const auto [sm, cta, warp] = key(order_[i]);
-      std::size_t end = i;
-      std::uint32_t warps = 0;
-      while (end < order_.size() && std::get<0>(key(order_[end])) == sm &&
-             records_[order_[end]].cta == cta) {
-        const std::uint32_t w = records_[order_[end]].warp;
-        std::size_t run_end = end;
-        while (run_end < order_.size() && std::get<0>(key(order_[run_end])) == sm &&
-               records_[order_[run_end]].cta == cta && records_[order_[run_end]].warp == w)
-          ++run_end;
-        runs_.push_back({static_cast<std::uint32_t>(end), static_cast<std::uint32_t>(run_end)});
-        end = run_end;
-        ++warps;
-      }
-      scheduler.add_cta(sm, warps);
+    for (std::size_t i = 0; i < warps_.size();) {
+      std::size_t end = i + 1;
+      while (end < warps_.size() && warps_[end].sm == warps_[i].sm &&
+             warps_[end].cta == warps_[i].cta)
+        ++end;
+      scheduler.add_cta(warps_[i].sm, static_cast<std::uint32_t>(end - i));
       i = end;
     }
     auto queue = [&](std::uint32_t warp) {
-      const Op op = records_[order_[runs_[warp].next]].op;
+      const Op op = records_[warps_[warp].first].op;
       scheduler.ready(warp, !is_store(op), is_store(op));
     };
     started_.clear();
@@ -70,22 +69,28 @@ class OrderedKernel {
     for (std::uint32_t w : started_) queue(w);
     std::uint32_t warp = 0, sm = 0;
     while (scheduler.next(warp, sm)) {
-      Run& run = runs_[warp];
-      WarpInstr& record = records_[order_[run.next++]];
+      Warp& w = warps_[warp];
+      WarpInstr& record = records_[w.first];
+      w.first = next_[w.first];
       scheduler.issued(warp, replay_one(record, sm));
-      if (run.next != run.end) {
+      if (w.first != kNone) {
         queue(warp);
         continue;
       }
       started_.clear();
       scheduler.finished(warp, started_);
-      for (std::uint32_t w : started_) queue(w);
+      for (std::uint32_t s : started_) queue(s);
     }
     records_.clear();
+    next_.clear();
+    warps_.clear();
+    warp_of_.clear();
     return scheduler.totals();
   }
 
  private:
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+
   /// N, the loads a warp keeps in flight: the kernel's loads_in_flight, else the preset's.
   static std::uint32_t loads_in_flight(const SimConfig& cfg, const KernelInfo& kernel) {
     std::uint32_t n = 0;
@@ -93,12 +98,25 @@ class OrderedKernel {
     return static_cast<std::uint32_t>(std::max(1.0, cfg.gpu.loads_in_flight_per_warp + 0.5));
   }
 
-  struct Run {
-    std::uint32_t next, end;  ///< the warp's next record and its end, in order_
+  struct Warp {
+    std::uint32_t sm, cta, warp;
+    std::uint32_t first, last;  ///< its next record not replayed, and its last one
   };
-  std::vector<WarpInstr> records_;
-  std::vector<std::uint32_t> order_;
-  std::vector<Run> runs_;
+  /// The kernel's records in file order, on whole huge pages (a kernel can hold millions).
+  std::vector<WarpInstr, HugePageAllocator<WarpInstr>> records_;
+  std::vector<std::uint32_t, HugePageAllocator<std::uint32_t>> next_;  ///< its warp's next one
+  std::vector<Warp> warps_;
+  struct WarpKey {
+    std::uint32_t sm, cta, warp;
+    bool operator==(const WarpKey&) const = default;
+  };
+  struct WarpKeyHash {
+    std::size_t operator()(const WarpKey& k) const {
+      return std::hash<std::uint64_t>{}((std::uint64_t{k.cta} << 32 | k.warp) ^
+                                        (std::uint64_t{k.sm} * 0x9e3779b97f4a7c15u));
+    }
+  };
+  std::unordered_map<WarpKey, std::uint32_t, WarpKeyHash> warp_of_;  ///< to warps_ index
   std::vector<std::uint32_t> started_;
 };
 

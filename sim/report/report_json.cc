@@ -86,6 +86,11 @@ Json kernel_json(const RunReport& r, const KernelStats& k) {
                           {"dram_gbps", time.dram_gbps},
                           {"l2_gbps", time.l2_gbps},
                           {"l1_gbps", time.l1_gbps}};
+  if (const ScheduleTotals& s = k.schedule; s.timed)  // --order timed: the estimate's source
+    jk["totals"]["time"]["schedule"] = {{"cycles", s.cycles},
+                                        {"busiest_l1tex_busy_cycles", s.busiest_pipe_cycles},
+                                        {"l2_busy_cycles", s.l2_busy_cycles},
+                                        {"dram_busy_cycles", s.dram_busy_cycles}};
   if (k.roofline.known)
     jk["totals"]["roofline"] = {{"flops", k.roofline.flops},
                                 {"intensity", k.roofline.intensity},

@@ -88,6 +88,11 @@ void print_time(std::ostream& out, const KernelStats& k) {
              t.l1_ns / 1000, t.latency_ns / 1000, t.overhead_ns / 1000, t.waves, t.loads_in_flight);
   fmt::print(out, "  achieved: DRAM {:.1f} GB/s, L2 {:.1f} GB/s, L1 {:.1f} GB/s\n", t.dram_gbps,
              t.l2_gbps, t.l1_gbps);
+  if (const ScheduleTotals& s = k.schedule; s.timed && s.cycles > 0)
+    fmt::print(
+        out, "  schedule (--order timed): {:.0f} cycles; busy: busiest L1TEX {}, L2 {}, DRAM {}\n",
+        s.cycles, percent(s.busiest_pipe_cycles / s.cycles), percent(s.l2_busy_cycles / s.cycles),
+        percent(s.dram_busy_cycles / s.cycles));
   const DramTraffic& d = k.traffic.dram;
   if (d.row_hits + d.row_misses != 0)
     fmt::print(out, "  DRAM rows: {} hits, {} misses ({} hit rate)\n", d.row_hits, d.row_misses,
