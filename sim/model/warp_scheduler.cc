@@ -69,15 +69,24 @@ void WarpScheduler::start_cta(std::uint32_t cta, double at, std::vector<std::uin
   for (std::uint32_t i = 0; i < c.warps; ++i) {
     Warp& w = warps_[c.first_warp + i];
     w.ready = w.end = at;
-    if (timed_) w.in_flight.assign(n_, 0);
+    if (timed_) {
+      if (free_rings_.empty()) {
+        free_rings_.push_back(static_cast<std::uint32_t>(rings_.size() / n_));
+        rings_.resize(rings_.size() + n_);
+      }
+      w.ring = free_rings_.back();
+      free_rings_.pop_back();
+      w.oldest = w.count = 0;
+    }
     started.push_back(c.first_warp + i);
   }
 }
 
 double WarpScheduler::drain(Warp& w, double until) {
   double latest = 0;
-  while (w.count != 0 && w.in_flight[w.oldest] <= until) {
-    latest = w.in_flight[w.oldest];
+  const double* ring = in_flight(w);
+  while (w.count != 0 && ring[w.oldest] <= until) {
+    latest = ring[w.oldest];
     w.oldest = (w.oldest + 1) % n_;
     --w.count;
   }
@@ -91,9 +100,9 @@ void WarpScheduler::ready(std::uint32_t warp, bool waits, bool store) {
     if (store) {
       // Its data comes from the warp's loads: every one in flight.
       for (std::uint32_t i = 0; i < w.count; ++i)
-        at = std::max(at, w.in_flight[(w.oldest + i) % n_]);
+        at = std::max(at, in_flight(w)[(w.oldest + i) % n_]);
     } else if (waits && w.count == n_) {
-      at = std::max(at, w.in_flight[w.oldest]);  // the oldest load's data frees a slot
+      at = std::max(at, in_flight(w)[w.oldest]);  // the oldest load's data frees a slot
     }
   }
   w.issue = at;
@@ -148,13 +157,14 @@ void WarpScheduler::issued(std::uint32_t warp, const RecordUse& use) {
     w.oldest = (w.oldest + 1) % n_;
     --w.count;
   }
-  w.in_flight[(w.oldest + w.count) % n_] = data;
+  in_flight(w)[(w.oldest + w.count) % n_] = data;
   ++w.count;
   w.end = std::max(w.end, data);
 }
 
 void WarpScheduler::finished(std::uint32_t warp, std::vector<std::uint32_t>& started) {
   const Warp& w = warps_[warp];
+  if (timed_) free_rings_.push_back(w.ring);
   Cta& c = ctas_[w.cta];
   c.end = std::max(c.end, w.end);
   if (--c.running != 0) return;

@@ -97,8 +97,8 @@ class WarpScheduler {
     double ready = 0;  ///< the earliest cycle of its next issue
     double issue = 0;  ///< its queued record's issue cycle
     double end = 0;    ///< its last issue, or its last load's data
-    /// Its loads in flight: their data cycles, oldest first (a ring of at most N).
-    std::vector<double> in_flight;
+    /// Its loads in flight: their data cycles, oldest first, in a ring of N at rings_[ring].
+    std::uint32_t ring = 0;
     std::uint32_t oldest = 0, count = 0;
   };
   struct Cta {
@@ -122,7 +122,13 @@ class WarpScheduler {
   std::uint32_t n_;
   bool timed_;
   double l2_sectors_per_cycle_, dram_bytes_per_cycle_, hand_off_cycles_;
+  double* in_flight(const Warp& w) { return rings_.data() + std::size_t{w.ring} * n_; }
+
   std::vector<Warp> warps_;
+  /// The resident warps' rings of loads in flight: a ring is taken when a warp's CTA starts and
+  /// given back when the warp ends, so there are as many as warps were resident at once.
+  std::vector<double> rings_;
+  std::vector<std::uint32_t> free_rings_;
   std::vector<Cta> ctas_;
   std::vector<std::vector<std::uint32_t>> sm_ctas_;  ///< per SM, its CTAs in order
   std::vector<std::uint32_t> sm_next_;               ///< per SM, its next CTA to start

@@ -10,7 +10,11 @@
 /// linked in file order as they come (a map lookup per record, none per lane).
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -28,16 +32,20 @@ class OrderedKernel {
   /// Keeps record `w` (on SM `sm`) for the kernel's end, linked after its warp's earlier ones.
   void add(const WarpInstr& w, std::uint32_t sm) {
     const auto index = static_cast<std::uint32_t>(records_.size());
-    records_.push_back(w);
-    next_.push_back(kNone);
-    const auto [it, created] =
-        warp_of_.try_emplace({sm, w.cta, w.warp}, static_cast<std::uint32_t>(warps_.size()));
-    if (created) {
-      warps_.push_back({sm, w.cta, w.warp, index, index});
-      return;
+    keep(w);
+    const WarpKey key{sm, w.cta, w.warp};
+    if (!(warps_.size() > last_warp_ && key == last_key_)) {  // a warp's records often follow
+      const auto [it, created] =
+          warp_of_.try_emplace(key, static_cast<std::uint32_t>(warps_.size()));
+      last_key_ = key;
+      last_warp_ = it->second;
+      if (created) {
+        warps_.push_back({sm, w.cta, w.warp, index, index});
+        return;
+      }
     }
-    Warp& warp = warps_[it->second];
-    next_[warp.last] = index;
+    Warp& warp = warps_[last_warp_];
+    records_[warp.last].next = index;
     warp.last = index;
   }
 
@@ -61,7 +69,7 @@ class OrderedKernel {
       i = end;
     }
     auto queue = [&](std::uint32_t warp) {
-      const Op op = records_[warps_[warp].first].op;
+      const Op op = op_of(records_[warps_[warp].first]);
       scheduler.ready(warp, !is_store(op), is_store(op));
     };
     started_.clear();
@@ -70,8 +78,8 @@ class OrderedKernel {
     std::uint32_t warp = 0, sm = 0;
     while (scheduler.next(warp, sm)) {
       Warp& w = warps_[warp];
-      WarpInstr& record = records_[w.first];
-      w.first = next_[w.first];
+      WarpInstr& record = restore(records_[w.first]);
+      w.first = records_[w.first].next;
       scheduler.issued(warp, replay_one(record, sm));
       if (w.first != kNone) {
         queue(warp);
@@ -82,7 +90,8 @@ class OrderedKernel {
       for (std::uint32_t s : started_) queue(s);
     }
     records_.clear();
-    next_.clear();
+    addrs_.clear();
+    last_warp_ = kNone;
     warps_.clear();
     warp_of_.clear();
     return scheduler.totals();
@@ -98,13 +107,60 @@ class OrderedKernel {
     return static_cast<std::uint32_t>(std::max(1.0, cfg.gpu.loads_in_flight_per_warp + 0.5));
   }
 
+  /// A record as kept: its fields before the addresses, then where its addresses start in
+  /// addrs_: a strided record's first active lane's only (it comes back with partial strided
+  /// lanes, TraceReader::set_partial_strided_lanes, which every engine completes where needed),
+  /// another's active lanes in lane order. 40 bytes and 8 a lane kept, against a WarpInstr's 296.
+  static constexpr std::size_t kHead = offsetof(WarpInstr, addr);
+  struct Kept {
+    std::array<std::byte, kHead> head;
+    std::uint32_t addrs;
+    std::uint32_t next;  ///< its warp's next record, kNone for none yet
+  };
+
+  void keep(const WarpInstr& w) {
+    Kept k;
+    std::memcpy(k.head.data(), &w, kHead);
+    k.addrs = static_cast<std::uint32_t>(addrs_.size());
+    k.next = kNone;
+    if (w.strided) {
+      addrs_.push_back(w.addr[first_lane(w.mask)]);
+    } else {
+      for (LaneMask m = w.mask; m != 0; m &= m - 1) addrs_.push_back(w.addr[std::countr_zero(m)]);
+    }
+    records_.push_back(k);
+  }
+
+  static Op op_of(const Kept& k) {
+    Op op;
+    std::memcpy(&op, k.head.data() + offsetof(WarpInstr, op), sizeof op);
+    return op;
+  }
+
+  WarpInstr& restore(const Kept& k) {
+    WarpInstr& w = record_;
+    std::memcpy(static_cast<void*>(&w), k.head.data(), kHead);
+    const Addr* a = addrs_.data() + k.addrs;
+    if (w.strided) {
+      const unsigned first = first_lane(w.mask), last = last_lane(w.mask);
+      w.addr[first] = a[0];
+      w.addr[last] = a[0] + (last - first) * static_cast<std::uint64_t>(w.stride);
+      w.lanes_complete = false;
+    } else {
+      w.addr.fill(0);
+      for (LaneMask m = w.mask; m != 0; m &= m - 1) w.addr[std::countr_zero(m)] = *a++;
+    }
+    return w;
+  }
+
   struct Warp {
     std::uint32_t sm, cta, warp;
     std::uint32_t first, last;  ///< its next record not replayed, and its last one
   };
   /// The kernel's records in file order, on whole huge pages (a kernel can hold millions).
-  std::vector<WarpInstr, HugePageAllocator<WarpInstr>> records_;
-  std::vector<std::uint32_t, HugePageAllocator<std::uint32_t>> next_;  ///< its warp's next one
+  std::vector<Kept, HugePageAllocator<Kept>> records_;
+  std::vector<Addr, HugePageAllocator<Addr>> addrs_;  ///< their addresses (Kept::addrs)
+  WarpInstr record_;                                  ///< the one being replayed
   std::vector<Warp> warps_;
   struct WarpKey {
     std::uint32_t sm, cta, warp;
@@ -117,6 +173,8 @@ class OrderedKernel {
     }
   };
   std::unordered_map<WarpKey, std::uint32_t, WarpKeyHash> warp_of_;  ///< to warps_ index
+  WarpKey last_key_{};                                               ///< the last record's warp
+  std::uint32_t last_warp_ = kNone;                                  ///< ... its warps_ index
   std::vector<std::uint32_t> started_;
 };
 
