@@ -52,6 +52,9 @@ echo
 echo "## Parallel replay: --threads 1 against one thread per core"
 python3 bench/thread_scaling.py --bin "$bin" --threads "$(nproc)" --dir "$dir"
 echo
+echo "## Replay orders: --order lockstep and timed against the file's order"
+python3 bench/order_speed.py --bin "$bin" --dir "$dir"
+echo
 echo "## What-if replays: explain --top 8 against 9 runs"
 python3 bench/explain_whatifs.py --bin "$bin" --warps 65536 --repeat 2 --kernels 1
 python3 bench/explain_whatifs.py --bin "$bin" --warps 65536 --repeat 2 --kernels 8

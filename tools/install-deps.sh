@@ -10,7 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git ccache
   libboost-program-options-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
   libzstd-dev zstd nlohmann-json3-dev libbenchmark-dev python3
-  liblzma-dev xz-utils
+  liblzma-dev xz-utils time
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest help2man dpkg-dev file
 )
 case "${1:-}" in
