@@ -36,8 +36,7 @@ WarpScheduler::WarpScheduler(const SimConfig& cfg, std::uint32_t loads_in_flight
       timed_(timed),
       sm_ctas_(cfg.gpu.sm_count),
       sm_next_(cfg.gpu.sm_count, 0),
-      pipe_free_(cfg.gpu.sm_count, 0),
-      pipe_busy_(cfg.gpu.sm_count, 0) {
+      pipes_(cfg.gpu.sm_count) {
   const double ghz = cfg.gpu.clock_mhz / 1000.0;
   l2_sectors_per_cycle_ = cfg.l2.sectors_per_cycle_per_slice * cfg.l2.slices;
   dram_bytes_per_cycle_ = cfg.dram.peak_gbps * cfg.dram.read_efficiency / ghz;
@@ -126,24 +125,11 @@ void WarpScheduler::issued(std::uint32_t warp, const RecordUse& use) {
   drain(w, t);
   const std::uint32_t sm = ctas_[w.cta].sm;
   // The SM's L1TEX pipeline, then the L2 and DRAM servers, each in the order records reach it.
-  const double start = std::max(t, pipe_free_[sm]);
-  pipe_free_[sm] = start + use.pipe_cycles;
-  pipe_busy_[sm] += use.pipe_cycles;
-  double at = pipe_free_[sm];
-  if (use.l2_sectors != 0) {
-    const double s = std::max(at, l2_free_);
-    const double busy = static_cast<double>(use.l2_sectors) / l2_sectors_per_cycle_;
-    l2_free_ = s + busy;
-    l2_busy_ += busy;
-    at = s;
-  }
-  if (use.dram_bytes != 0) {
-    const double s = std::max(at, dram_free_);
-    const double busy = static_cast<double>(use.dram_bytes) / dram_bytes_per_cycle_;
-    dram_free_ = s + busy;
-    dram_busy_ += busy;
-    at = s;
-  }
+  double at = pipes_[sm].take(t, use.pipe_cycles) + use.pipe_cycles;
+  if (use.l2_sectors != 0)
+    at = l2_.take(at, static_cast<double>(use.l2_sectors) / l2_sectors_per_cycle_);
+  if (use.dram_bytes != 0)
+    at = dram_.take(at, static_cast<double>(use.dram_bytes) / dram_bytes_per_cycle_);
   if (!use.waits) {
     w.end = std::max(w.end, at);  // a store has left once the memory took it
     return;
@@ -177,10 +163,9 @@ void WarpScheduler::finished(std::uint32_t warp, std::vector<std::uint32_t>& sta
 ScheduleTotals WarpScheduler::totals() const {
   ScheduleTotals t;
   t.cycles = end_;
-  t.busiest_pipe_cycles =
-      pipe_busy_.empty() ? 0 : *std::max_element(pipe_busy_.begin(), pipe_busy_.end());
-  t.l2_busy_cycles = l2_busy_;
-  t.dram_busy_cycles = dram_busy_;
+  for (const Server& p : pipes_) t.busiest_pipe_cycles = std::max(t.busiest_pipe_cycles, p.busy);
+  t.l2_busy_cycles = l2_.busy;
+  t.dram_busy_cycles = dram_.busy;
   return t;
 }
 

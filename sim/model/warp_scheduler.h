@@ -26,6 +26,7 @@
 ///   turns, one record each (the order a captured trace is written in).
 /// The kernel's cycles are when its last warp ends: its last issue, or its last load's data.
 
+#include <algorithm>
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -132,8 +133,20 @@ class WarpScheduler {
   std::vector<Cta> ctas_;
   std::vector<std::vector<std::uint32_t>> sm_ctas_;  ///< per SM, its CTAs in order
   std::vector<std::uint32_t> sm_next_;               ///< per SM, its next CTA to start
-  std::vector<double> pipe_free_, pipe_busy_;        ///< per SM
-  double l2_free_ = 0, l2_busy_ = 0, dram_free_ = 0, dram_busy_ = 0, end_ = 0;
+  /// A resource that serves one request at a time, in the order they reach it.
+  struct Server {
+    double free = 0, busy = 0;
+    /// A request that reaches it at `at` and holds it `cycles`: when it is served.
+    double take(double at, double cycles) {
+      const double start = std::max(at, free);
+      free = start + cycles;
+      busy += cycles;
+      return start;
+    }
+  };
+  std::vector<Server> pipes_;  ///< per SM, its L1TEX pipeline
+  Server l2_, dram_;
+  double end_ = 0;
   std::priority_queue<Queued, std::vector<Queued>, std::greater<>> queue_;
 };
 

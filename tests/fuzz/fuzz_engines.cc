@@ -2,7 +2,7 @@
 // small random configuration (a preset under the random overrides of tests/e2e/random_trace.h,
 // then an L2 of a few sets per slice and at most 16 SMs, where those are valid) and of a random
 // trace (random_trace_from: every operation, size, mask and address form; at most 300 records
-// a kernel). The trace is replayed in one mode by the reference engine
+// a kernel). The trace is replayed in one mode and one order (--order) by the reference engine
 // (sim/replay/reference_engine.h, its own plain model) and by the fast one on one, two and three
 // threads, and again on two and three from a .gmt copy of small blocks (which cold workers deal
 // among themselves); the whole outputs (tests/e2e/whole_report.h) must be equal. A difference is a
@@ -151,6 +151,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   RunOptions opts;
   static const SimMode kModes[] = {SimMode::Cold, SimMode::Cached, SimMode::Both};
   opts.mode = r.pick(kModes);
+  // Every order (sim/model/warp_scheduler.h): the engines' schedulers must agree too.
+  static const ReplayOrder kOrders[] = {ReplayOrder::File, ReplayOrder::Lockstep,
+                                        ReplayOrder::Timed};
+  opts.order = r.pick(kOrders);
   opts.keep_unit_traffic = true;
   opts.engine = Engine::Reference;
   const std::string reference = fuzz::replay(trace, cfg, opts);

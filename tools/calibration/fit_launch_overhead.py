@@ -19,12 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def id_set(spec):
-    ids = set()
-    for part in filter(None, spec.split(",")):
-        lo, _, hi = part.partition("-")
-        ids.update(range(int(lo), int(hi or lo) + 1))
-    return ids
+sys.path.insert(0, str(ROOT / "tools" / "groundtruth"))
+from calibration_summary import id_set  # noqa: E402  (the same kernel list syntax)
 
 
 def main():

@@ -127,24 +127,19 @@ ScheduleTotals replay_in_progress_order(
     w.end = std::max(w.end, t + 1);
     if (timed) {
       while (!w.loads.empty() && w.loads.front() <= t) w.loads.pop_front();
-      const double start = std::max(t, pipe_free[w.sm]);
-      pipe_free[w.sm] = start + use.pipe_cycles;
-      pipe_busy[w.sm] += use.pipe_cycles;
-      double at = pipe_free[w.sm];
-      if (use.l2_sectors > 0) {
-        const double s = std::max(at, l2_free);
-        const double busy = static_cast<double>(use.l2_sectors) / l2_rate;
-        l2_free = s + busy;
-        l2_busy += busy;
-        at = s;
-      }
-      if (use.dram_bytes > 0) {
-        const double s = std::max(at, dram_free);
-        const double busy = static_cast<double>(use.dram_bytes) / dram_rate;
-        dram_free = s + busy;
-        dram_busy += busy;
-        at = s;
-      }
+      // A server takes what reaches it in turn: a request arriving at `at` for `cycles` starts
+      // once the server is free.
+      auto serve = [](double& free, double& busy, double at, double cycles) {
+        const double start = std::max(at, free);
+        free = start + cycles;
+        busy += cycles;
+        return start;
+      };
+      double at = serve(pipe_free[w.sm], pipe_busy[w.sm], t, use.pipe_cycles) + use.pipe_cycles;
+      if (use.l2_sectors > 0)
+        at = serve(l2_free, l2_busy, at, static_cast<double>(use.l2_sectors) / l2_rate);
+      if (use.dram_bytes > 0)
+        at = serve(dram_free, dram_busy, at, static_cast<double>(use.dram_bytes) / dram_rate);
       if (use.waits) {
         double latency = cfg.l1.hit_latency_cycles;
         if (use.dram_sectors > 0)
