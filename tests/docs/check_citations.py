@@ -28,6 +28,8 @@ import re
 import subprocess
 import sys
 
+import doc_check  # tests/docs/doc_check.py: the shared command line
+
 OUTSIDE = re.compile(r"\.\./shared(?![A-Za-z0-9_-])")
 SHARED_PATH = re.compile(
     r"(?:^|(?<=[^A-Za-z0-9_./-]))shared/"
@@ -99,23 +101,9 @@ def self_test():
         f"{dots}/shared_lib/libx.so",
         "the te42kyfo/gpu-benches README.md",
     ]
-    bad = [l for l in cited if not line_citations(l, known)]
-    bad += [l for l in clean if line_citations(l, known)]
-    for l in bad:
-        print(f"check_citations self-test: wrong verdict on: {l}")
-    if not bad:
-        print(f"check_citations self-test: {len(cited)} citations caught, {len(clean)} clean "
-              "lines passed")
-    return 1 if bad else 0
-
-
-def main():
-    if len(sys.argv) == 2 and sys.argv[1] == "--self-test":
-        return self_test()
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    return check(sys.argv[1])
+    return doc_check.verdicts("check_citations", cited, clean,
+                              lambda l: line_citations(l, known), "citations")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(doc_check.run(__doc__, check, self_test))

@@ -15,6 +15,8 @@ import glob
 import os
 import re
 import sys
+
+import doc_check  # tests/docs/doc_check.py: the shared command line
 import tempfile
 
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -118,13 +120,5 @@ def self_test():
         return 1 if wrong else 0
 
 
-def main():
-    if len(sys.argv) == 2 and sys.argv[1] == "--self-test":
-        return self_test()
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    return check(sys.argv[1])
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(doc_check.run(__doc__, check, self_test))

@@ -21,6 +21,8 @@ import re
 import subprocess
 import sys
 
+import doc_check  # tests/docs/doc_check.py: the shared command line
+
 HOME = re.compile(r"(?<![A-Za-z0-9_.~:/-])/(?:home|root|work|Users)/[A-Za-z0-9_.-]")
 SKIP_PREFIXES = ("tests/fuzz/corpus/",)
 SELF = "tests/docs/check_machine_paths.py"
@@ -86,23 +88,9 @@ def self_test():
         "/srv/ci/gpumemsim-2 is another folder, and so is /opt/srv/ci/gpumemsim",
         "~/home/ is not absolute",
     ]
-    bad = [l for l in caught if not line_paths(l, checkout)]
-    bad += [l for l in clean if line_paths(l, checkout)]
-    for l in bad:
-        print(f"check_machine_paths self-test: wrong verdict on: {l}")
-    if not bad:
-        print(f"check_machine_paths self-test: {len(caught)} machine paths caught, {len(clean)} "
-              "clean lines passed")
-    return 1 if bad else 0
-
-
-def main():
-    if len(sys.argv) == 2 and sys.argv[1] == "--self-test":
-        return self_test()
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    return check(sys.argv[1])
+    return doc_check.verdicts("check_machine_paths", caught, clean,
+                              lambda l: line_paths(l, checkout), "machine paths")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(doc_check.run(__doc__, check, self_test))

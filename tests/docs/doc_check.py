@@ -1,0 +1,22 @@
+"""What the documentation checkers of tests/docs share: their command line (a checkout to check,
+or --self-test) and the self-test's verdicts on lines that must and must not be flagged."""
+import sys
+
+
+def run(doc, check, self_test):
+    """`check.py CHECKOUT` returns check(CHECKOUT); `check.py --self-test`, self_test()."""
+    if len(sys.argv) == 2 and sys.argv[1] == "--self-test":
+        return self_test()
+    if len(sys.argv) != 2:
+        sys.exit(doc)
+    return check(sys.argv[1])
+
+
+def verdicts(name, flagged, clean, flags, what):
+    """1 (after naming each) where `flags` misses a line of `flagged` or flags one of `clean`."""
+    bad = [l for l in flagged if not flags(l)] + [l for l in clean if flags(l)]
+    for l in bad:
+        print(f"{name} self-test: wrong verdict on: {l}")
+    if not bad:
+        print(f"{name} self-test: {len(flagged)} {what} caught, {len(clean)} clean lines passed")
+    return 1 if bad else 0
