@@ -30,11 +30,13 @@ int cmd_explain(const std::vector<std::string>& args) {
       ("output,o", po::value<std::string>()->default_value("-"), "output file, - for stdout");
   // clang-format on
   add_trace_format_option(visible);
+  add_order_option(visible);
   po::variables_map vm;
   const std::vector<std::string> traces = parse_trace_args(
       args, "explain",
       "usage: gpumemsim explain TRACE... [--config NAME|FILE] [--set KEY=VALUE]... "
-      "[--mode cold|cached|both] [--top N] [--jobs N] [--kernel ID]... "
+      "[--mode cold|cached|both] [--order file|lockstep|timed] [--top N] [--jobs N] "
+      "[--kernel ID]... "
       "[--format table|csv|json|html] [-o FILE]\n"
       "Diagnoses each instruction's access pattern from its addresses, then replays the trace\n"
       "once as it is and once per candidate instruction with that instruction's accesses made\n"
@@ -50,6 +52,7 @@ int cmd_explain(const std::vector<std::string>& args) {
 
   RunOptions opts;
   opts.mode = parse_sim_mode(vm["mode"].as<std::string>());
+  opts.order = order_option(vm);
   opts.trace_format = trace::parse_trace_format(vm["trace-format"].as<std::string>());
   if (vm.count("kernel")) opts.kernel_ids = vm["kernel"].as<std::vector<std::uint32_t>>();
   ExplainOptions eo;

@@ -46,6 +46,23 @@ TEST(CliExplainTest, TableCsvJsonAndHtml) {
   EXPECT_NE(html.out.find("<svg"), std::string::npos);
 }
 
+// --order reaches every replay: the base kernel's time is `run`'s in the same order.
+TEST(CliExplainTest, TakesTheOrder) {
+  const std::string trace = data_path("a4_stride8.wtrace");
+  for (const char* order : {"file", "timed"}) {
+    const CliResult e = run_cli("explain " + trace + " --format json --order " + order);
+    ASSERT_EQ(e.status, 0) << e.err;
+    const CliResult r =
+        run_cli("run " + trace + " --mode cached --format json --order " + std::string(order));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(e.out);
+    const auto k = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["what_ifs"][0]["kernel_before"]["time_ns"],
+              k["kernels"][0]["totals"]["time"]["estimate_ns"])
+        << order;
+  }
+}
+
 // The source line of a trace with line info (`lineinfo=ID:LINE`) labels the candidate in every
 // format.
 TEST(CliExplainTest, SourceLines) {
