@@ -220,6 +220,7 @@ class AccelSimReader final : public TraceReader {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> raw_windows_;  // [lo, hi] block ranges
   std::size_t raw_window_ = 0;
   std::uint64_t raw_start_line_ = 0;  // the first record line
+  unsigned raw_prefix_ints_ = 4;      // integers before the PC (accelsim_raw_prefix.h)
   // Columns after the address list: `after_fixed_` single tokens (the immediates) the reader
   // skips, then, when `after_variable_`, a rest of any length the format line names.
   unsigned after_fixed_ = 1;
