@@ -11,6 +11,7 @@
 #include "trace/import/accelsim_block_parser.h"
 #include "trace/import/accelsim_raw_prefix.h"
 #include "trace/import/import_parse.h"
+#include "trace/import/kernel_input.h"
 #include "trace/import/sass_opcode.h"
 #include "trace/io/record_util.h"
 
@@ -211,12 +212,21 @@ bool AccelSimReader::open_next_list_kernel() {
           list, at, shown_token(line));
     const std::filesystem::path path = list_dir_ / std::string(line);
     ++list_index_;
+    ListedKernel opened;
     try {
-      in_ = std::make_unique<InputStream>(path.string());
+      opened = open_listed_kernel(path.string());
     } catch (const SimError& e) {
       fail("{}:{}: {}", list, at, e.what());
     }
-    name_ = path.string();
+    in_ = std::move(opened.stream);
+    name_ = opened.path;
+    if (opened.fallback && !fallback_noted_) {
+      fallback_noted_ = true;  // said once per list: a compressed directory has many
+      warn(fmt::format(
+          "{}:{}: {} is missing: read {} beside it (and so for any other listed file that is "
+          "missing beside its .xz or .zst)",
+          list, at, path.string(), opened.path));
+    }
     in_->decode_ahead();
     lines_ = std::make_unique<detail::LineReader>(*in_);
     return true;
@@ -530,9 +540,9 @@ void AccelSimReader::prescan(KernelInfo& out, bool need_extents) {
   std::map<std::uint32_t, std::uint32_t> lines;
   std::uint32_t max_xyz[3] = {0, 0, 0}, max_warp = 0;
   try {
-    InputStream again(name_);
-    again.decode_ahead();
-    detail::LineReader r(again);
+    const std::unique_ptr<InputStream> again = open_kernel_stream(name_);
+    again->decode_ahead();
+    detail::LineReader r(*again);
     std::string_view raw;
     bool in_header = true;
     bool blocks = false;       // false: a raw kernel-N.trace so far, "tb_x tb_y tb_z warp" first

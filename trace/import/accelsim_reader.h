@@ -170,6 +170,7 @@ class AccelSimReader final : public TraceReader {
   std::filesystem::path list_dir_;
   std::string name_;  // file of the current kernel (or the list before the first)
   std::uint64_t list_index_ = 0;
+  bool fallback_noted_ = false;  // a listed file read from its .xz or .zst: said once
 
   std::unique_ptr<InputStream> in_;  // the current .traceg
   std::unique_ptr<detail::LineReader> lines_;
