@@ -218,6 +218,19 @@ const std::vector<CorpusTrace>& corpus() {
        {"kernel-1-ctx_0x5612a3b0c2d0.trace"},
        11,
        AccelSimLayout::V6},
+      // The raw file of kernel 1 post-processed by accel-sim-framework's own
+      // post-traces-processing (README): .tracez files with a trained dictionary, one frame per
+      // warp and frames of 3 lines; counted on the .traceg of the same run.
+      {"handwritten_v6_grammar",
+       "upstream_tracez/kernelslist.g",
+       {"kernel-1-ctx_0x5612a3b0c2d0.traceg"},
+       0,
+       AccelSimLayout::V6},
+      {"handwritten_v6_grammar",
+       "upstream_tracez_sc3/kernelslist.g",
+       {"kernel-1-ctx_0x5612a3b0c2d0.traceg"},
+       0,
+       AccelSimLayout::V6},
       {"handwritten_v6_grammar",
        "kernel-2-ctx_0x5612a3b0c2d0.trace",
        {"kernel-2-ctx_0x5612a3b0c2d0.trace"},
