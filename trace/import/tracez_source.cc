@@ -41,28 +41,25 @@ std::string kernel_label(std::string_view header) {
 
 }  // namespace
 
+void TracezSource::FreeDctx::operator()(ZSTD_DCtx_s* d) const {
+  ZSTD_freeDCtx(d);
+}
+
 TracezSource::TracezSource(std::string path) : path_(std::move(path)) {
-  data_ = std::fopen(path_.c_str(), "rb");
+  data_.reset(std::fopen(path_.c_str(), "rb"));
   if (!data_) fail("{}: cannot open for reading: {}", path_, std::strerror(errno));
-  index_ = std::fopen(path_.c_str(), "rb");
-  if (!index_) {
-    std::fclose(data_);
-    fail("{}: cannot open for reading: {}", path_, std::strerror(errno));
-  }
-  dctx_ = ZSTD_createDCtx();
-  if (!dctx_) {
-    std::fclose(data_);
-    std::fclose(index_);
-    fail("{}: cannot create a zstd decompression context", path_);
-  }
+  index_.reset(std::fopen(path_.c_str(), "rb"));
+  if (!index_) fail("{}: cannot open for reading: {}", path_, std::strerror(errno));
+  dctx_.reset(ZSTD_createDCtx());
+  if (!dctx_) fail("{}: cannot create a zstd decompression context", path_);
   kernel_ = "header";
-  if (fseeko(data_, 0, SEEK_END) != 0 ||
-      (file_bytes_ = static_cast<std::uint64_t>(ftello(data_))) < 8 ||
-      fseeko(data_, 0, SEEK_SET) != 0)
+  if (fseeko(data_.get(), 0, SEEK_END) != 0 ||
+      (file_bytes_ = static_cast<std::uint64_t>(ftello(data_.get()))) < 8 ||
+      fseeko(data_.get(), 0, SEEK_SET) != 0)
     damaged("shorter than its 8-byte index offset: not a .tracez");
   // The header: text up to the first NUL.
   for (;;) {
-    const int c = std::fgetc(data_);
+    const int c = std::fgetc(data_.get());
     if (c == EOF || header_.size() >= tracez::kMaxHeaderBytes)
       damaged(fmt::format("no NUL byte ends the kernel header in its first {} bytes: not a .tracez",
                           header_.size()));
@@ -82,20 +79,21 @@ TracezSource::TracezSource(std::string path) : path_(std::move(path)) {
   if (dict_bytes_ != 0) {
     std::vector<char> dict(dict_bytes_);
     data_bytes(dict.data(), dict.size(), "the zstd dictionary");
-    const std::size_t r = ZSTD_DCtx_loadDictionary(dctx_, dict.data(), dict.size());  // copied
+    const std::size_t r =
+        ZSTD_DCtx_loadDictionary(dctx_.get(), dict.data(), dict.size());  // copied
     if (ZSTD_isError(r)) damaged(fmt::format("bad zstd dictionary: {}", ZSTD_getErrorName(r)));
   }
   data_begin_ = data_pos_;
   // The index: its offset in the last 8 bytes, then the block count.
   unsigned char tail[8];
-  if (fseeko(index_, static_cast<off_t>(file_bytes_ - 8), SEEK_SET) != 0 ||
-      std::fread(tail, 1, 8, index_) != 8)
+  if (fseeko(index_.get(), static_cast<off_t>(file_bytes_ - 8), SEEK_SET) != 0 ||
+      std::fread(tail, 1, 8, index_.get()) != 8)
     damaged("cannot read the index offset in the last 8 bytes");
   index_begin_ = le64(tail);
   if (index_begin_ < data_begin_ || index_begin_ > file_bytes_ - 12)
     damaged(fmt::format("index offset {} is outside the file's data ({} to {})", index_begin_,
                         data_begin_, file_bytes_ - 12));
-  if (fseeko(index_, static_cast<off_t>(index_begin_), SEEK_SET) != 0)
+  if (fseeko(index_.get(), static_cast<off_t>(index_begin_), SEEK_SET) != 0)
     damaged(fmt::format("cannot seek to the index at {}", index_begin_));
   index_pos_ = index_begin_;
   unsigned char count[4];
@@ -106,11 +104,7 @@ TracezSource::TracezSource(std::string path) : path_(std::move(path)) {
                         file_bytes_ - 8 - index_pos_));
 }
 
-TracezSource::~TracezSource() {
-  ZSTD_freeDCtx(dctx_);
-  std::fclose(data_);
-  std::fclose(index_);
-}
+TracezSource::~TracezSource() = default;
 
 void TracezSource::damaged(const std::string& what) const {
   std::string where = kernel_;
@@ -124,7 +118,7 @@ void TracezSource::damaged(const std::string& what) const {
 }
 
 void TracezSource::index_bytes(void* dst, std::size_t n, const char* what) {
-  if (index_pos_ + n > file_bytes_ - 8 || std::fread(dst, 1, n, index_) != n)
+  if (index_pos_ + n > file_bytes_ - 8 || std::fread(dst, 1, n, index_.get()) != n)
     damaged(fmt::format("the index ends inside {} (at byte {} of {})", what, index_pos_,
                         file_bytes_ - 8));
   index_pos_ += n;
@@ -133,7 +127,7 @@ void TracezSource::index_bytes(void* dst, std::size_t n, const char* what) {
 
 void TracezSource::data_bytes(void* dst, std::size_t n, const char* what) {
   const std::uint64_t end = index_begin_ != 0 ? index_begin_ : file_bytes_ - 8;
-  if (data_pos_ + n > end || std::fread(dst, 1, n, data_) != n)
+  if (data_pos_ + n > end || std::fread(dst, 1, n, data_.get()) != n)
     damaged(fmt::format("{} at byte {} runs past the data (which ends at byte {})", what, data_pos_,
                         end));
   data_pos_ += n;
@@ -194,7 +188,7 @@ void TracezSource::next_warp() {
   if (warp_.offset < data_begin_ || warp_.offset + 8 > index_begin_)
     damaged(fmt::format("warp offset {} is outside the data (bytes {} to {})", warp_.offset,
                         data_begin_, index_begin_));
-  if (fseeko(data_, static_cast<off_t>(warp_.offset), SEEK_SET) != 0)
+  if (fseeko(data_.get(), static_cast<off_t>(warp_.offset), SEEK_SET) != 0)
     damaged(fmt::format("cannot seek to warp offset {}", warp_.offset));
   data_pos_ = warp_.offset;
   unsigned char head[8];
@@ -219,19 +213,23 @@ void TracezSource::next_subchunk() {
   frame_.resize(frame_bytes);
   data_bytes(frame_.data(), frame_.size(), "a sub-chunk's frame");
   // One frame, decoded with the file's dictionary (kept by the context across frames).
-  ZSTD_DCtx_reset(dctx_, ZSTD_reset_session_only);
+  ZSTD_DCtx_reset(dctx_.get(), ZSTD_reset_session_only);
   const std::size_t start = text_.size();
   std::size_t used = start;
+  // The text reader takes lines of up to 1 MiB, so a sub-chunk of n lines holds at most n MiB:
+  // a frame that decodes to more is damaged (and cannot make the reader hold more).
+  const std::uint64_t limit = std::min<std::uint64_t>(
+      tracez::kMaxSubchunkTextBytes, (std::uint64_t{subchunk_lines_[subchunk_no_]} + 1) << 20);
   ZSTD_inBuffer in{frame_.data(), frame_.size(), 0};
   for (;;) {
     if (used == text_.size()) {
-      if (used - start >= tracez::kMaxSubchunkTextBytes)
-        damaged(fmt::format("sub-chunk {} decodes to more than {} bytes", subchunk_no_,
-                            tracez::kMaxSubchunkTextBytes));
+      if (used - start >= limit)
+        damaged(fmt::format("sub-chunk {} of {} lines decodes to more than {} bytes", subchunk_no_,
+                            subchunk_lines_[subchunk_no_], limit));
       text_.resize(used + std::max<std::size_t>(ZSTD_DStreamOutSize(), used - start));
     }
     ZSTD_outBuffer out{text_.data() + used, text_.size() - used, 0};
-    const std::size_t r = ZSTD_decompressStream(dctx_, &out, &in);
+    const std::size_t r = ZSTD_decompressStream(dctx_.get(), &out, &in);
     if (ZSTD_isError(r))
       damaged(
           fmt::format("sub-chunk {}: corrupt zstd frame: {}", subchunk_no_, ZSTD_getErrorName(r)));

@@ -54,10 +54,18 @@ class TracezSource final : public ByteSource {
   void data_bytes(void* dst, std::size_t n, const char* what);   // from the data handle
   [[noreturn]] void damaged(const std::string& what) const;
 
+  // Owned through deleters: a constructor that throws (a damaged header) frees them too.
+  struct CloseFile {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  struct FreeDctx {
+    void operator()(ZSTD_DCtx_s* d) const;
+  };
+
   std::string path_;
-  std::FILE* data_ = nullptr;   // warp headers and frames (seeks per warp)
-  std::FILE* index_ = nullptr;  // the index, read front to back
-  ZSTD_DCtx_s* dctx_ = nullptr;
+  std::unique_ptr<std::FILE, CloseFile> data_;   // warp headers and frames (seeks per warp)
+  std::unique_ptr<std::FILE, CloseFile> index_;  // the index, read front to back
+  std::unique_ptr<ZSTD_DCtx_s, FreeDctx> dctx_;
   std::uint64_t file_bytes_ = 0, data_begin_ = 0, index_begin_ = 0, index_pos_ = 0;
   std::uint64_t data_pos_ = 0;   // of data_, for the bounds of a warp's frames
   std::string header_, kernel_;  // kernel_: "kernel <id> (<name>)" for messages
