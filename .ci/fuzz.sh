@@ -27,7 +27,7 @@ fuzz_jobs=${FUZZ_JOBS:-1}
 cxx=${FUZZ_CXX:-$(command -v clang++-14 || command -v clang++)}
 cc=${FUZZ_CC:-$(command -v clang-14 || command -v clang)}
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_wtrace fuzz_gmt fuzz_accelsim fuzz_nvbit fuzz_config fuzz_sass fuzz_engines)
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_wtrace fuzz_gmt fuzz_accelsim fuzz_nvbit fuzz_config fuzz_sass fuzz_tracez fuzz_engines)
 
 if [[ ${FUZZ_BUILD:-1} != 0 ]]; then
   echo "== Fuzz build (clang: $cxx)"

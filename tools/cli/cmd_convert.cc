@@ -6,6 +6,8 @@
 #include "tools/cli/options.h"
 #include "tools/cli/study_common.h"
 #include "trace/import/formats.h"
+#include "trace/import/kernel_input.h"
+#include "trace/import/tracez_writer.h"
 #include "trace/io/input_progress.h"
 
 namespace gms::cli {
@@ -23,6 +25,16 @@ void copy_trace(trace::TraceReader& in, trace::TraceWriter& out) {
   out.finish();
 }
 
+/// An Accel-Sim kernel file's text (a .tracez decoded) copied to `out_path`, zstd-compressed
+/// when it ends in .zst.
+void copy_accelsim_text(const std::string& in_path, const std::string& out_path) {
+  const auto in = trace::open_kernel_stream(in_path);
+  trace::OutputStream out(out_path, out_path.ends_with(".zst"));
+  std::vector<char> chunk(trace::kStreamChunkBytes);
+  while (const std::size_t n = in->read(chunk.data(), chunk.size())) out.write(chunk.data(), n);
+  out.finish();
+}
+
 }  // namespace
 
 int cmd_convert(const std::vector<std::string>& args) {
@@ -34,16 +46,29 @@ int cmd_convert(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("in", 1).add("out", 1);
   po::variables_map vm;
-  if (!parse_args(args,
-                  "usage: gpumemsim convert IN OUT\n"
-                  "Converts a trace losslessly; formats by extension: .wtrace (text), .wtrace.zst\n"
-                  "(zstd text), .gmt (native binary). IN may be -, for standard input, and OUT -\n"
-                  "for text on standard output. The input format is detected from its content\n"
-                  "(wtrace, .gmt, Accel-Sim kernelslist.g/.traceg[.xz], NVBit mem_trace log).",
-                  visible, hidden, positional, vm))
+  if (!parse_args(
+          args,
+          "usage: gpumemsim convert IN OUT\n"
+          "Converts a trace losslessly; formats by extension: .wtrace (text), .wtrace.zst\n"
+          "(zstd text), .gmt (native binary). IN may be -, for standard input, and OUT -\n"
+          "for text on standard output. The input format is detected from its content\n"
+          "(wtrace, .gmt, Accel-Sim kernelslist.g/.traceg[.xz]/.tracez, NVBit mem_trace\n"
+          "log). One Accel-Sim kernel file also converts as Accel-Sim: a .traceg[.xz|.zst]\n"
+          "or .tracez IN to a .tracez OUT (Accel-Sim 2.0's per-kernel container), a\n"
+          ".tracez IN to a .traceg or .traceg.zst OUT (its text).",
+          visible, hidden, positional, vm))
     return 0;
   const std::string in_path = vm["in"].as<std::string>();
   const std::string out_path = vm["out"].as<std::string>();
+  if (out_path.ends_with(".tracez")) {
+    trace::write_tracez(in_path, out_path);
+    return 0;
+  }
+  if (in_path.ends_with(".tracez") &&
+      (out_path.ends_with(".traceg") || out_path.ends_with(".traceg.zst"))) {
+    copy_accelsim_text(in_path, out_path);
+    return 0;
+  }
   const TraceReading reading = trace_reading(vm);
   const ProgressBar bar(trace::input_bytes_total({in_path}), reading.progress);
   auto reader = trace::open_trace_reader(in_path, reading.format, reading.import);

@@ -117,7 +117,8 @@ std::string import_summary(const trace::ImportCounts& c, const std::vector<std::
     row("memcpy commands ignored", c.memcpy_commands);
     row("generic LD/ST as shared", c.generic_unresolved, " (no shmem/local base addresses)");
   }
-  if (c.ldgsts != 0 || c.trailing_by_field.size() + c.block_keys + c.other_lines != 0)
+  if (c.ldgsts != 0 ||
+      c.trailing_by_field.size() + c.block_keys + c.replay_markers + c.other_lines != 0)
     text += "  read past:\n";
   if (c.ldgsts != 0) row("LDGSTS shared writes", c.ldgsts, " (the global reads are replayed)");
   if (!c.trailing_by_field.empty()) {
@@ -126,6 +127,8 @@ std::string import_summary(const trace::ImportCounts& c, const std::vector<std::
     row("trailing fields", n, listed(c.trailing_by_field));
   }
   if (c.block_keys != 0) row("block key lines", c.block_keys, " (cluster id, rank, ...)");
+  if (c.replay_markers != 0)
+    row("REPLAY markers", c.replay_markers, " (REPLAY_START/END: not instructions)");
   if (c.other_lines != 0) row("non-record lines", c.other_lines, " (banner, program output)");
   text += fmt::format("  warnings: {}\n", warnings.size());
   for (const std::string& w : warnings) text += fmt::format("    {}\n", w);

@@ -81,8 +81,8 @@ int cmd_run(const std::vector<std::string>& args) {
       "ID]... "
       "[--format "
       "table|csv|json|html] [--pattern] [-o FILE]\n"
-      "Replays warp traces (wtrace text, .zst, .gmt, Accel-Sim kernelslist.g or .traceg[.xz],\n"
-      "NVBit mem_trace logs; - for stdin) and reports\n"
+      "Replays warp traces (wtrace text, .zst, .gmt, Accel-Sim kernelslist.g, .traceg[.xz] or\n"
+      ".tracez, NVBit mem_trace logs; - for stdin) and reports\n"
       "per-instruction coalescing and shared-memory bank statistics.",
       visible, vm);
   if (traces.empty()) return 0;

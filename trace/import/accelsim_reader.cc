@@ -9,7 +9,9 @@
 
 #include "sim/core/error.h"
 #include "trace/import/accelsim_block_parser.h"
+#include "trace/import/accelsim_raw_prefix.h"
 #include "trace/import/import_parse.h"
+#include "trace/import/kernel_input.h"
 #include "trace/import/sass_opcode.h"
 #include "trace/io/record_util.h"
 
@@ -105,7 +107,11 @@ std::string AccelSimReader::layout_description() const {
   if (raw_)
     d += ", raw tracer output (not post-processed; regrouped by thread block and warp as "
          "post-traces-processing does)";
-  if (prefixed_) d += ", 'tb_x tb_y tb_z warp' before each PC";
+  if (prefixed_ && raw_prefix_ints_ == 4) d += ", 'tb_x tb_y tb_z warp' before each PC";
+  if (prefixed_ && raw_prefix_ints_ != 4)
+    d += fmt::format(", {} integers before each PC ('tb_x tb_y tb_z warp'{}{})", raw_prefix_ints_,
+                     raw_prefix_ints_ >= 11 ? ", cluster id, cluster cta, rank" : "",
+                     raw_prefix_ints_ == 6 || raw_prefix_ints_ == 13 ? ", SM and warp on it" : "");
   if (layout_ == AccelSimLayout::V4 || layout_ == AccelSimLayout::V5 ||
       layout_ == AccelSimLayout::V6)
     d += lineinfo_ ? ", lineinfo column" : ", lineinfo off";
@@ -206,12 +212,21 @@ bool AccelSimReader::open_next_list_kernel() {
           list, at, shown_token(line));
     const std::filesystem::path path = list_dir_ / std::string(line);
     ++list_index_;
+    ListedKernel opened;
     try {
-      in_ = std::make_unique<InputStream>(path.string());
+      opened = open_listed_kernel(path.string());
     } catch (const SimError& e) {
       fail("{}:{}: {}", list, at, e.what());
     }
-    name_ = path.string();
+    in_ = std::move(opened.stream);
+    name_ = opened.path;
+    if (opened.fallback && !fallback_noted_) {
+      fallback_noted_ = true;  // said once per list: a compressed directory has many
+      warn(fmt::format(
+          "{}:{}: {} is missing: read {} beside it (and so for any other listed file that is "
+          "missing beside its .xz or .zst)",
+          list, at, path.string(), opened.path));
+    }
     in_->decode_ahead();
     lines_ = std::make_unique<detail::LineReader>(*in_);
     return true;
@@ -272,6 +287,7 @@ void AccelSimReader::read_header(KernelInfo& out) {
   tracer_version_ = 0;
   lineinfo_ = false;
   raw_ = block_seen_ = false;
+  raw_prefix_ints_ = 4;
   format_line_.clear();
   clusters_.clear();
   trailing_file_.clear();
@@ -524,12 +540,13 @@ void AccelSimReader::prescan(KernelInfo& out, bool need_extents) {
   std::map<std::uint32_t, std::uint32_t> lines;
   std::uint32_t max_xyz[3] = {0, 0, 0}, max_warp = 0;
   try {
-    InputStream again(name_);
-    again.decode_ahead();
-    detail::LineReader r(again);
+    const std::unique_ptr<InputStream> again = open_kernel_stream(name_);
+    again->decode_ahead();
+    detail::LineReader r(*again);
     std::string_view raw;
     bool in_header = true;
-    bool blocks = false;  // false: a raw kernel-N.trace so far, "tb_x tb_y tb_z warp" first
+    bool blocks = false;       // false: a raw kernel-N.trace so far, "tb_x tb_y tb_z warp" first
+    unsigned prefix_ints = 0;  // of a raw file, from its first line (accelsim_raw_prefix.h)
     while (r.next(raw)) {
       const std::string_view line = trim(raw);
       if (in_header) {
@@ -554,9 +571,12 @@ void AccelSimReader::prescan(KernelInfo& out, bool need_extents) {
       }
       detail::Tokens t{line};
       if (!blocks) {  // the raw prefix: the block and warp extents, then the line as below
+        if (prefix_ints == 0) prefix_ints = detail::raw_prefix_ints(line, lineinfo_);
         std::uint32_t v[4] = {0, 0, 0, 0};
         bool ok = true;
         for (std::uint32_t& x : v) ok = ok && parse_dec_token(t.next(), x);
+        std::uint32_t extra = 0;  // tracer 6's cluster fields, the SM and warp on it
+        for (unsigned i = 4; i < prefix_ints; ++i) ok = ok && parse_dec_token(t.next(), extra);
         if (!ok) continue;
         for (int i = 0; i < 3; ++i) max_xyz[i] = std::max(max_xyz[i], v[i]);
         max_warp = std::max(max_warp, v[3]);
@@ -814,6 +834,7 @@ void AccelSimReader::raw_prepare(std::string_view first) {
   // they are kept and no second pass is needed; otherwise the blocks are cut into windows that
   // fit, each read again in one more pass.
   raw_start_line_ = lines_->line_no();
+  raw_prefix_ints_ = detail::raw_prefix_ints(first, lineinfo_);
   raw_entries_.clear();
   raw_next_ = 0;
   raw_windows_.clear();
@@ -951,6 +972,18 @@ void AccelSimReader::parse_instruction(std::string_view line) {
             accelsim_layout_name(layout_), shown_token(prefix.substr(0, 32)),
             tracer_version_ == 0 ? " (no '-accelsim tracer version' header: pre-3 assumed)" : ""));
     }
+    // Tracer 6's raw lines go on with the cluster id, the cluster CTA and the rank (11
+    // integers), and TOOL_TRACE_CORE adds the SM and the warp on it (6 or 13): read as numbers,
+    // not kept (the post-processed .traceg carries the cluster lines).
+    for (unsigned i = 4; i < raw_prefix_ints_; ++i) {
+      std::uint32_t x = 0;
+      tok = t.next();
+      if (!parse_dec_token(tok, x))
+        line_error(fmt::format(
+            "raw Accel-Sim trace: expected {} integers before the PC (as on its first line), "
+            "found '{}' as integer {}",
+            raw_prefix_ints_, shown_token(tok), i + 1));
+    }
     if (raw_) {
       const Dim3& g = kernel_.grid;
       if (v[0] >= g.x || v[1] >= g.y || v[2] >= g.z)
@@ -1001,6 +1034,13 @@ void AccelSimReader::parse_instruction(std::string_view line) {
       field_error(fmt::format("{} destination register{}", dests, dests == 1 ? "" : "s"), "");
   const std::string_view opcode = t.next();
   if (opcode.empty()) field_error("the opcode", "");
+  if (opcode == "REPLAY_START" || opcode == "REPLAY_END") {
+    // Tracer 6's pseudo-instructions around a spin loop's region (Accel-Sim may replay the
+    // region instead of simulating every recorded turn): not instructions, so neither replayed
+    // nor counted as one; the recorded turns between them are replayed as recorded.
+    if (counting_) ++counts_.replay_markers;
+    return;
+  }
   tok = t.next();
   if (!parse_dec_token(tok, srcs) || srcs > kMaxRegOperands)
     field_error("the source count src_num", tok);
@@ -1015,6 +1055,13 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     scored_cta_ = cta_;
     load_concurrency_.instruction(cur_warp_, {dest_regs, dests}, {src_regs, srcs}, load_bytes);
   };
+  if (layout_ == AccelSimLayout::V6 && opcode.find("GMMA") != std::string_view::npos) {
+    // Tracer 6 prints a GMMA's commit-group flag between its sources and mem_width.
+    std::uint32_t commit_group = 0;
+    tok = t.next();
+    if (!parse_dec_token(tok, commit_group))
+      field_error("the GMMA commit-group column (decimal) before mem_width", tok);
+  }
   std::uint32_t width = 0;
   tok = t.next();
   if (!parse_dec_token(tok, width)) field_error("mem_width (a decimal byte count)", tok);

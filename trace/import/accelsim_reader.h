@@ -170,6 +170,7 @@ class AccelSimReader final : public TraceReader {
   std::filesystem::path list_dir_;
   std::string name_;  // file of the current kernel (or the list before the first)
   std::uint64_t list_index_ = 0;
+  bool fallback_noted_ = false;  // a listed file read from its .xz or .zst: said once
 
   std::unique_ptr<InputStream> in_;  // the current .traceg
   std::unique_ptr<detail::LineReader> lines_;
@@ -220,6 +221,7 @@ class AccelSimReader final : public TraceReader {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> raw_windows_;  // [lo, hi] block ranges
   std::size_t raw_window_ = 0;
   std::uint64_t raw_start_line_ = 0;  // the first record line
+  unsigned raw_prefix_ints_ = 4;      // integers before the PC (accelsim_raw_prefix.h)
   // Columns after the address list: `after_fixed_` single tokens (the immediates) the reader
   // skips, then, when `after_variable_`, a rest of any length the format line names.
   unsigned after_fixed_ = 1;

@@ -8,6 +8,7 @@
 #include "sim/core/error.h"
 #include "trace/import/accelsim_reader.h"
 #include "trace/import/nvbit_reader.h"
+#include "trace/import/tracez_source.h"
 #include "trace/io/zstd_stream.h"
 #include "trace/native/binary_format.h"
 #include "trace/native/binary_reader.h"
@@ -92,7 +93,8 @@ TraceFormat parse_trace_format(const std::string& name) {
 
 std::unique_ptr<TraceReader> open_trace_reader(const std::string& path, TraceFormat format,
                                                const ImportOptions& options) {
-  auto in = std::make_unique<InputStream>(path);
+  // A .tracez is known by its suffix alone (it has no magic number): its .traceg text is read.
+  auto in = path.ends_with(".tracez") ? open_tracez(path) : std::make_unique<InputStream>(path);
   std::string_view head;
   try {
     head = in->peek(format == TraceFormat::Auto ? kSniffBytes : 4096);

@@ -24,8 +24,9 @@ TraceFormat parse_trace_format(const std::string& name);
 /// "#BEGIN_TB"); an NVBit mem_trace log, stock or modified (a "MEMTRACE:" line, the NVBit
 /// banner, or the older "CTA x,y,z - warp" / "Kernel ... - grid size" lines in the first 64
 /// KiB). Anything else is an error that lists the formats tried. An explicit `format` skips the
-/// detection (for Accel-Sim, the content still tells a kernelslist.g from a .traceg).
-/// `options` reach the Accel-Sim and NVBit readers (--strict).
+/// detection (for Accel-Sim, the content still tells a kernelslist.g from a .traceg). A path
+/// ending in ".tracez" (Accel-Sim 2.0's container, no magic number) is decoded to its .traceg
+/// text first (tracez_source.h). `options` reach the Accel-Sim and NVBit readers (--strict).
 std::unique_ptr<TraceReader> open_trace_reader(const std::string& path,
                                                TraceFormat format = TraceFormat::Auto,
                                                const ImportOptions& options = {});

@@ -30,6 +30,9 @@ struct ImportCounts {
   /// Accel-Sim block-level `key = value` lines other than thread block / warp / insts
   /// (cluster id, cluster cta, cluster rank, ...), skipped.
   std::uint64_t block_keys = 0;
+  /// Accel-Sim tracer 6's REPLAY_START / REPLAY_END pseudo-instruction lines (the bounds of a
+  /// spin loop's region), skipped: not instructions.
+  std::uint64_t replay_markers = 0;
   /// NVBit: lines that are neither launches nor records (banner, program output), skipped.
   std::uint64_t other_lines = 0;
 
@@ -54,6 +57,7 @@ inline ImportCounts& operator+=(ImportCounts& a, const ImportCounts& b) {
   a.ldgsts += b.ldgsts;
   add(a.trailing_by_field, b.trailing_by_field);
   a.block_keys += b.block_keys;
+  a.replay_markers += b.replay_markers;
   a.other_lines += b.other_lines;
   return a;
 }

@@ -239,11 +239,7 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
       std::uint64_t id = 0;
       if (!parse_dec_token(value, id))
         line_error(fmt::format("bad '{}' (expected grid_launch_id N)", shown_token(field)));
-      if (id != launch_id_)
-        line_error(
-            fmt::format("record of grid_launch_id {} inside launch {} (launches must not "
-                        "interleave)",
-                        id, launch_id_));
+      check_launch_id(id);
     } else if (lower == "cta") {
       if (!detail::parse_xyz(value, xyz))
         line_error(fmt::format("bad CTA field '{}' (expected CTA x,y,z)", shown_token(field)));
@@ -378,6 +374,47 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
   return true;
 }
 
+void NvbitReader::check_launch_id(std::uint64_t id) {
+  // NVBit 1.5.x's mem_trace prints the LAUNCH line after incrementing its launch counter, so
+  // each record carries its launch's id minus one (a v1.5.5 log: "grid launch id 1", then
+  // records of grid_launch_id 0); 1.7 prints the two equal. Launches never interleave, so a
+  // record one below is that launch's record when the banner says 1.5, or when every record
+  // of the log is one below (the first record decides; a later one that differs is an error).
+  const bool equal = id == launch_id_;
+  const bool one_below = launch_id_ >= 1 && id == launch_id_ - 1;
+  if (equal && (banner_v15_ || id_offset_ != IdOffset::OneBelow)) {
+    if (!banner_v15_) id_offset_ = IdOffset::Equal;
+    return;
+  }
+  if (one_below && (banner_v15_ || id_offset_ != IdOffset::Equal)) {
+    if (!banner_v15_) id_offset_ = IdOffset::OneBelow;
+    if (!seen_one_below_) {
+      seen_one_below_ = true;
+      if (!quiet_)
+        spdlog::info(
+            "{}:{}: records carry grid_launch_id {} inside launch {}: NVBit 1.5 mem_trace "
+            "numbers a launch one above its records (read as that launch's records)",
+            in_->name(), lines_.line_no(), id, launch_id_);
+    }
+    return;
+  }
+  line_error(fmt::format(
+      "record of grid_launch_id {} inside launch {} (launches must not interleave{})", id,
+      launch_id_,
+      id_offset_ == IdOffset::Equal      ? "; earlier records carried their launch's id"
+      : id_offset_ == IdOffset::OneBelow ? "; earlier records carried their launch's id minus one"
+                                         : ""));
+}
+
+void NvbitReader::note_banner(std::string_view line) {
+  // "------------- NVBit (NVidia Binary Instrumentation Tool v1.5.5) Loaded --------------"
+  constexpr std::string_view kTool = "NVBit (NVidia Binary Instrumentation Tool v";
+  const std::size_t at = line.find(kTool);
+  if (at == std::string_view::npos) return;
+  const std::string_view version = line.substr(at + kTool.size());
+  banner_v15_ = version.starts_with("1.5.") || version.starts_with("1.5)");
+}
+
 bool NvbitReader::next_line(std::string_view& line) {
   if (have_held_) {
     have_held_ = false;
@@ -436,6 +473,7 @@ std::string NvbitReader::format_description() const {
     if (seen) extra += fmt::format("{}{}", extra.empty() ? "" : ", ", name);
   if (!extra.empty()) d += "; extra fields " + extra;
   if (seen_thread_lists_) d += "; per-thread ThreadN,data,address lists";
+  if (seen_one_below_) d += "; records carry their launch's id minus one (NVBit 1.5)";
   return d + ")";
 }
 
@@ -472,6 +510,7 @@ bool NvbitReader::next_kernel(KernelInfo& out) {
       case LineKind::Thread:
         line_error(kLoneThreadLine);
       case LineKind::Other:
+        note_banner(line);
         if (!trim(line).empty()) ++counts_.other_lines;
         break;
     }
@@ -517,6 +556,7 @@ std::size_t NvbitReader::read(std::span<WarpInstr> out) {
       case LineKind::Thread:
         line_error(kLoneThreadLine);
       case LineKind::Other:
+        note_banner(line);
         if (!trim(line).empty()) ++counts_.other_lines;
         break;
     }

@@ -37,7 +37,9 @@ namespace gms::trace {
 /// `alloc address` or other CTX lines) are skipped and counted (ImportCounts::other_lines); a
 /// record that does not parse, a record before any launch, a CTA outside the grid, a warp id of
 /// 64 or more, a record of another launch than the current one, or an address count other than
-/// 32 is an error naming the file and line.
+/// 32 is an error naming the file and line. One exception: NVBit 1.5.x's records carry their
+/// launch's id minus one; such records belong to that launch (one note logged) in a log whose
+/// banner says 1.5, or where every record is one below (check_launch_id).
 class NvbitReader final : public TraceReader {
  public:
   /// quiet: log nothing (ImportOptions::quiet).
@@ -67,6 +69,8 @@ class NvbitReader final : public TraceReader {
   void read_thread_lines(WarpInstr& out);  // the ThreadN,data,address lines after a record
   void thread_triple(std::string_view body, WarpInstr& out);  // one ThreadN,data,address
   [[noreturn]] void line_error(std::string_view what) const;
+  void check_launch_id(std::uint64_t id);   // a record's grid_launch_id against the launch's
+  void note_banner(std::string_view line);  // the NVBit banner's version, where it is one
 
   std::unique_ptr<InputStream> in_;
   detail::LineReader lines_;
@@ -100,6 +104,11 @@ class NvbitReader final : public TraceReader {
   bool seen_sm_ = false, seen_pc_ = false, seen_size_ = false, seen_mask_ = false;
   bool seen_thread_lists_ = false;
   bool warned_ = false;
+  // NVBit 1.5.x launch ids (check_launch_id): the banner's version, and the records' offset.
+  enum class IdOffset { Unknown, Equal, OneBelow };
+  IdOffset id_offset_ = IdOffset::Unknown;
+  bool banner_v15_ = false;
+  bool seen_one_below_ = false;  // the note is logged once
   bool logged_summary_ = false;
 };
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "trace/io/atomic_file.h"
+#include "trace/io/byte_source.h"
 #include "trace/io/decode_ahead.h"
 #include "trace/io/input_progress.h"
 
@@ -56,10 +57,16 @@ InputStream::InputStream(const std::string& path) : name_(path), in_(kStreamChun
   }
 }
 
+InputStream::InputStream(std::string name, std::unique_ptr<ByteSource> source)
+    : name_(std::move(name)), source_(std::move(source)) {
+  eof_ = true;  // no file of its own: every byte comes from the source
+}
+
 InputStream::~InputStream() {
   ahead_.reset();  // joins the worker before what it reads goes away
   if (zstd_) ZSTD_freeDCtx(zstd_);
   xz_.reset();
+  source_.reset();
   if (owns_file_) std::fclose(file_);
 }
 
@@ -159,6 +166,7 @@ std::size_t InputStream::read_xz(char* dst, std::size_t n) {
 }
 
 std::size_t InputStream::read_any(char* dst, std::size_t n) {
+  if (source_) return source_->read(dst, n);
   if (zstd_) return read_decoded(dst, n);
   if (xz_) return read_xz(dst, n);
   return read_raw(dst, n);

@@ -20,6 +20,7 @@ struct ZSTD_CCtx_s;
 namespace gms::trace {
 
 class AtomicOutputFile;  // trace/io/atomic_file.h
+class ByteSource;        // trace/io/byte_source.h
 class DecodeAhead;       // trace/io/decode_ahead.h
 
 /// The 4 bytes that open every zstd frame (little-endian 0xFD2FB528).
@@ -54,6 +55,8 @@ class InputStream {
  public:
   /// Opens `path` ("-" = stdin); throws SimError if it cannot be opened.
   explicit InputStream(const std::string& path);
+  /// Reads what `source` produces (a container decoded by a format layer), under `name`.
+  InputStream(std::string name, std::unique_ptr<ByteSource> source);
   ~InputStream();
   InputStream(const InputStream&) = delete;
   InputStream& operator=(const InputStream&) = delete;
@@ -80,8 +83,8 @@ class InputStream {
   /// on the pipe for ever). Call once, after any peek().
   void decode_ahead();
 
-  /// True when the underlying file is zstd- or xz-compressed.
-  bool compressed() const { return zstd_ != nullptr || xz_ != nullptr; }
+  /// True when the underlying file is zstd- or xz-compressed, or decoded by a ByteSource.
+  bool compressed() const { return zstd_ != nullptr || xz_ != nullptr || source_ != nullptr; }
 
   /// The name used in error messages.
   const std::string& name() const { return name_; }
@@ -103,8 +106,9 @@ class InputStream {
   ZSTD_DCtx_s* zstd_ = nullptr;
   std::size_t frame_state_ = 0;  // last ZSTD_decompressStream result: 0 = between frames
   struct XzState;
-  std::unique_ptr<XzState> xz_;  // set when the content is xz
-  std::string peeked_;           // bytes handed out by peek() and not yet read
+  std::unique_ptr<XzState> xz_;         // set when the content is xz
+  std::unique_ptr<ByteSource> source_;  // set when a format layer decodes the bytes
+  std::string peeked_;                  // bytes handed out by peek() and not yet read
   std::size_t peeked_pos_ = 0;
   std::unique_ptr<DecodeAhead> ahead_;  // set by decode_ahead(); reads through the members above
 };

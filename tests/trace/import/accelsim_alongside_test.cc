@@ -181,6 +181,8 @@ TEST(AccelSimAlongsideTest, EveryAccelSimFileOfTheTestDataReadsAlike) {
        {"accelsim/lineinfo.traceg", "accelsim/opcodes.traceg",
         "accelsim/tiled_matmul/kernelslist.g", "thirdparty/accelsim_pytorch_pow_v5/kernelslist.g",
         "thirdparty/handwritten_v6_hopper_clusters/kernelslist.g",
+        "thirdparty/handwritten_v6_grammar/kernelslist.g",
+        "thirdparty/handwritten_v6_grammar/upstream_tracez_sc3/kernelslist.g",
         "thirdparty/mgpusim_bfs_rodinia_v3/kernelslist.xz.g",
         "thirdparty/mgpusim_vectoradd_v5/kernelslist.xz.g",
         "thirdparty/microgpusim_matrixmul_v4/kernelslist.g",

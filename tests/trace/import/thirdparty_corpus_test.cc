@@ -56,11 +56,14 @@ struct Count {
   std::uint64_t sectors[4] = {0, 0, 0, 0};       // distinct 32-byte blocks per instruction
   std::uint64_t bytes[4] = {0, 0, 0, 0};         // active lanes x mem_width
   std::uint64_t threads = 0;
+  std::uint64_t replay_markers = 0;  // REPLAY_START / REPLAY_END lines (tracer 6)
 };
 
 /// Counts an Accel-Sim kernel file: every line that is not a header, '#', "thread block",
-/// "warp" or "insts" line is an instruction; `prefixed`: it starts with tb_x tb_y tb_z warp.
-Count independent_count(const std::string& text, bool prefixed) {
+/// "warp" or "insts" line is an instruction but REPLAY_START/REPLAY_END; each starts with
+/// `prefix_ints` integers (raw files: tb_x tb_y tb_z warp, tracer 6 adds the cluster's 7, and
+/// TOOL_TRACE_CORE two more); `v6`: a GMMA has a commit-group column before mem_width.
+Count independent_count(const std::string& text, int prefix_ints, bool v6) {
   Count c;
   std::istringstream in(text);
   std::string line;
@@ -74,18 +77,22 @@ Count independent_count(const std::string& text, bool prefixed) {
     if (line[0] == '#' || line.starts_with("thread block") || line.starts_with("warp") ||
         line.starts_with("insts") || line.find(" = ") != std::string::npos)  // cluster id = ...
       continue;
-    ++c.lines;
     std::istringstream t(line);
     std::string tok, opcode;
-    if (prefixed)
-      for (int i = 0; i < 4; ++i) t >> tok;
+    for (int i = 0; i < prefix_ints; ++i) t >> tok;
     std::string pc, mask_hex;
     int dests = 0, srcs = 0;
     unsigned width = 0;
     t >> pc >> mask_hex >> dests;
     for (int i = 0; i < dests; ++i) t >> tok;
     t >> opcode >> srcs;
+    if (opcode.starts_with("REPLAY_")) {
+      ++c.replay_markers;
+      continue;
+    }
+    ++c.lines;
     for (int i = 0; i < srcs; ++i) t >> tok;
+    if (v6 && opcode.find("GMMA") != std::string::npos) t >> tok;
     t >> width;
     if (width == 0) {
       ++c.non_memory;
@@ -168,7 +175,7 @@ struct CorpusTrace {
   std::string dir;
   std::string replay;                // what gpumemsim opens (list or kernel file)
   std::vector<std::string> kernels;  // the kernel files counted independently, in launch order
-  bool prefixed;
+  int prefix_ints;                   // integers before each line's PC (independent_count)
   AccelSimLayout layout;
 };
 
@@ -184,27 +191,50 @@ const std::vector<CorpusTrace>& corpus() {
       {"accelsim_pytorch_pow_v5",
        "kernelslist.g",
        {"kernel-593-ctx_0x55c28dad19e0.traceg"},
-       false,
+       0,
        AccelSimLayout::V5},
-      {"microgpusim_vectoradd_v4", "kernelslist.g", {"kernel-1.traceg"}, false, AccelSimLayout::V4},
-      {"microgpusim_matrixmul_v4", "kernelslist.g", {"kernel-1.traceg"}, false, AccelSimLayout::V4},
-      {"nvbit-rs_vecadd_raw_v3",
-       "kernel-1.trace.xz",
-       {"kernel-1.trace.xz"},
-       true,
-       AccelSimLayout::V3},
-      {"mgpusim_bfs_rodinia_v3", "kernelslist.xz.g", numbered_kernels(16), false,
-       AccelSimLayout::V3},
-      {"mgpusim_vectoradd_v5",
-       "kernelslist.xz.g",
-       {"kernel-1.traceg.xz"},
-       false,
-       AccelSimLayout::V5},
+      {"microgpusim_vectoradd_v4", "kernelslist.g", {"kernel-1.traceg"}, 0, AccelSimLayout::V4},
+      {"microgpusim_matrixmul_v4", "kernelslist.g", {"kernel-1.traceg"}, 0, AccelSimLayout::V4},
+      {"nvbit-rs_vecadd_raw_v3", "kernel-1.trace.xz", {"kernel-1.trace.xz"}, 4, AccelSimLayout::V3},
+      {"mgpusim_bfs_rodinia_v3", "kernelslist.xz.g", numbered_kernels(16), 0, AccelSimLayout::V3},
+      {"mgpusim_vectoradd_v5", "kernelslist.xz.g", {"kernel-1.traceg.xz"}, 0, AccelSimLayout::V5},
       // Hand-written (README): no licensed tracer-6 file with cluster lines was found.
       {"handwritten_v6_hopper_clusters",
        "kernelslist.g",
        {"kernel-1-ctx_0x5612a3b0c2d0.traceg"},
-       false,
+       0,
+       AccelSimLayout::V6},
+      // Hand-written (README): tracer 6's grammar (GMMA commit-group column, REPLAY markers,
+      // uniform registers, five sources, negative immediates, Val lists on BAR, HGMMA and
+      // SYNCS), post-processed, raw with 11 integers (a kernelslist_ctx_0x... list) and raw
+      // with 13 (TOOL_TRACE_CORE).
+      {"handwritten_v6_grammar",
+       "kernelslist.g",
+       {"kernel-1-ctx_0x5612a3b0c2d0.traceg"},
+       0,
+       AccelSimLayout::V6},
+      {"handwritten_v6_grammar",
+       "kernelslist_ctx_0x5612a3b0c2d0",
+       {"kernel-1-ctx_0x5612a3b0c2d0.trace"},
+       11,
+       AccelSimLayout::V6},
+      // The raw file of kernel 1 post-processed by accel-sim-framework's own
+      // post-traces-processing (README): .tracez files with a trained dictionary, one frame per
+      // warp and frames of 3 lines; counted on the .traceg of the same run.
+      {"handwritten_v6_grammar",
+       "upstream_tracez/kernelslist.g",
+       {"kernel-1-ctx_0x5612a3b0c2d0.traceg"},
+       0,
+       AccelSimLayout::V6},
+      {"handwritten_v6_grammar",
+       "upstream_tracez_sc3/kernelslist.g",
+       {"kernel-1-ctx_0x5612a3b0c2d0.traceg"},
+       0,
+       AccelSimLayout::V6},
+      {"handwritten_v6_grammar",
+       "kernel-2-ctx_0x5612a3b0c2d0.trace",
+       {"kernel-2-ctx_0x5612a3b0c2d0.trace"},
+       13,
        AccelSimLayout::V6},
   };
   return kCorpus;
@@ -224,7 +254,8 @@ std::string corpus_path(const CorpusTrace& c, const std::string& file) {
 std::vector<Count> kernel_counts(const CorpusTrace& c) {
   std::vector<Count> out;
   for (const std::string& file : c.kernels)
-    out.push_back(independent_count(file_text(corpus_path(c, file)), c.prefixed));
+    out.push_back(independent_count(file_text(corpus_path(c, file)), c.prefix_ints,
+                                    c.layout == AccelSimLayout::V6));
   return out;
 }
 
@@ -234,6 +265,7 @@ Count summed(const std::vector<Count>& counts) {
     sum.lines += one.lines;
     sum.non_memory += one.non_memory;
     sum.threads += one.threads;
+    sum.replay_markers += one.replay_markers;
     for (int i = 0; i < 4; ++i) {
       sum.instructions[i] += one.instructions[i];
       sum.sectors[i] += one.sectors[i];
@@ -248,7 +280,7 @@ TEST(ThirdPartyCorpusTest, EveryTraceReplaysWithTheIndependentCounts) {
   constexpr OpClass kClass[4] = {OpClass::GlobalLoad, OpClass::GlobalStore, OpClass::SharedLoad,
                                  OpClass::SharedStore};
   for (const CorpusTrace& c : corpus()) {
-    SCOPED_TRACE(c.dir);
+    SCOPED_TRACE(c.dir + "/" + c.replay);
     const std::vector<Count> per_kernel = kernel_counts(c);
     const Count want = summed(per_kernel);
     ASSERT_GT(want.lines, 0u);
@@ -270,6 +302,7 @@ TEST(ThirdPartyCorpusTest, EveryTraceReplaysWithTheIndependentCounts) {
     EXPECT_EQ(ic.records + ic.non_memory + ic.unsupported + ic.bulk_copies + ic.inactive,
               want.lines);
     EXPECT_EQ(ic.non_memory, want.non_memory);
+    EXPECT_EQ(ic.replay_markers, want.replay_markers);
     EXPECT_EQ(threads, want.threads);
     for (SimMode mode : {SimMode::Cold, SimMode::Cached}) {
       SCOPED_TRACE(mode == SimMode::Cold ? "cold" : "cached");

@@ -1,0 +1,2 @@
+MemcpyHtoD,0x00007f8200000000,8192
+kernel-1-ctx_0x5612a3b0c2d0.traceg
