@@ -57,19 +57,10 @@ def check(source_dir):
     files = [f for f in listed if f]
     known_names = {os.path.basename(f) for f in files}
     problems = []
-    for rel in files:
-        if rel == SELF or rel.startswith(SKIP_PREFIXES):
-            continue
-        path = os.path.join(source_dir, rel)
-        if not os.path.isfile(path):  # deleted in the work tree, not yet in the index
-            continue
-        with open(path, "rb") as f:
-            data = f.read()
-        if b"\0" in data:
-            continue
-        for n, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
-            for hit in line_citations(line, known_names):
-                problems.append(f"{rel}:{n}: cites '{hit}' outside the repository: {line.strip()}")
+    skip = lambda rel: rel == SELF or rel.startswith(SKIP_PREFIXES)  # noqa: E731
+    for rel, n, line in doc_check.text_lines(source_dir, files, skip):
+        for hit in line_citations(line, known_names):
+            problems.append(f"{rel}:{n}: cites '{hit}' outside the repository: {line.strip()}")
     for p in problems:
         print(p)
     if problems:

@@ -1,5 +1,6 @@
 """What the documentation checkers of tests/docs share: their command line (a checkout to check,
 or --self-test) and the self-test's verdicts on lines that must and must not be flagged."""
+import os
 import sys
 
 
@@ -20,3 +21,21 @@ def verdicts(name, flagged, clean, flags, what):
     if not bad:
         print(f"{name} self-test: {len(flagged)} {what} caught, {len(clean)} clean lines passed")
     return 1 if bad else 0
+
+
+def text_lines(source_dir, files, skip):
+    """(path, line number, line) of every line of the text files `files` (paths relative to
+    `source_dir`) but those `skip(path)` leaves out, files missing from the work tree, and binary
+    ones (a NUL byte)."""
+    for rel in files:
+        if skip(rel):
+            continue
+        path = os.path.join(source_dir, rel)
+        if not os.path.isfile(path):  # deleted in the work tree, not yet in the index
+            continue
+        with open(path, "rb") as f:
+            data = f.read()
+        if b"\0" in data:
+            continue
+        for n, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
+            yield rel, n, line
