@@ -1,6 +1,6 @@
 // The metric table (sim/report/metrics.h) against the manual's definitions and the outputs:
-// docs/statistics.md defines exactly the table's statistics, the sweep CSV has a column for each, and each
-// row computes what its definition says on hand-made counters.
+// docs/statistics.md defines exactly the table's statistics, the sweep CSV has a column for each,
+// and each row computes what its definition says on hand-made counters.
 #include "sim/report/metrics.h"
 
 #include <gtest/gtest.h>
