@@ -25,7 +25,6 @@ when SOURCE_DIR is not a git checkout (a source archive has nothing to list).
 """
 import os
 import re
-import subprocess
 import sys
 
 import doc_check  # tests/docs/doc_check.py: the shared command line
@@ -48,13 +47,9 @@ def line_citations(line, known_names):
 
 
 def check(source_dir):
-    try:
-        listed = subprocess.run(["git", "-C", source_dir, "ls-files", "-z"], check=True,
-                                capture_output=True).stdout.decode().split("\0")
-    except (OSError, subprocess.CalledProcessError) as e:
-        print(f"check_citations: {source_dir} is not a git checkout ({e}): skipped")
+    files = doc_check.tracked_files(source_dir, "check_citations")
+    if files is None:
         return 77
-    files = [f for f in listed if f]
     known_names = {os.path.basename(f) for f in files}
     problems = []
     skip = lambda rel: rel == SELF or rel.startswith(SKIP_PREFIXES)  # noqa: E731

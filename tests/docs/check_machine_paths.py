@@ -18,7 +18,6 @@ FILE:LINE: TEXT, 77 (skipped) when SOURCE_DIR is not a git checkout.
 """
 import os
 import re
-import subprocess
 import sys
 
 import doc_check  # tests/docs/doc_check.py: the shared command line
@@ -38,14 +37,10 @@ def line_paths(line, checkout):
 
 
 def check(source_dir):
-    try:
-        listed = subprocess.run(["git", "-C", source_dir, "ls-files", "-z"], check=True,
-                                capture_output=True).stdout.decode().split("\0")
-    except (OSError, subprocess.CalledProcessError) as e:
-        print(f"check_machine_paths: {source_dir} is not a git checkout ({e}): skipped")
+    files = doc_check.tracked_files(source_dir, "check_machine_paths")
+    if files is None:
         return 77
     checkout = os.path.realpath(source_dir)
-    files = [f for f in listed if f]
     problems = []
     skip = lambda rel: rel == SELF or rel.startswith(SKIP_PREFIXES)  # noqa: E731
     for rel, n, line in doc_check.text_lines(source_dir, files, skip):

@@ -1,6 +1,7 @@
 """What the documentation checkers of tests/docs share: their command line (a checkout to check,
 or --self-test) and the self-test's verdicts on lines that must and must not be flagged."""
 import os
+import subprocess
 import sys
 
 
@@ -39,3 +40,15 @@ def text_lines(source_dir, files, skip):
             continue
         for n, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
             yield rel, n, line
+
+
+def tracked_files(source_dir, name):
+    """The files git tracks in `source_dir`, or None (after saying why `name` skips) where it is
+    not a git checkout."""
+    try:
+        listed = subprocess.run(["git", "-C", source_dir, "ls-files", "-z"], check=True,
+                                capture_output=True).stdout.decode().split("\0")
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"{name}: {source_dir} is not a git checkout ({e}): skipped")
+        return None
+    return [f for f in listed if f]
