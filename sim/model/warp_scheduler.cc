@@ -81,15 +81,12 @@ void WarpScheduler::start_cta(std::uint32_t cta, double at, std::vector<std::uin
   }
 }
 
-double WarpScheduler::drain(Warp& w, double until) {
-  double latest = 0;
+void WarpScheduler::drain(Warp& w, double until) {
   const double* ring = in_flight(w);
   while (w.count != 0 && ring[w.oldest] <= until) {
-    latest = ring[w.oldest];
     w.oldest = (w.oldest + 1) % n_;
     --w.count;
   }
-  return latest;
 }
 
 void WarpScheduler::ready(std::uint32_t warp, bool waits, bool store) {

@@ -117,7 +117,7 @@ class WarpScheduler {
   };
 
   void start_cta(std::uint32_t cta, double at, std::vector<std::uint32_t>& started);
-  double drain(Warp& w, double until);  ///< drops loads whose data is back by `until`
+  void drain(Warp& w, double until);  ///< drops loads whose data is back by `until`
 
   const SimConfig& cfg_;
   std::uint32_t n_;
