@@ -146,4 +146,12 @@ L1PipeCost l1_pipe_cost(const WarpInstr& w, std::span<const Addr> sorted_starts)
   return cost;
 }
 
+double l1_pipe_cycles(const SimConfig& cfg, std::uint64_t data_wavefronts,
+                      std::uint64_t shared_wavefronts, std::uint64_t tag_lookups) {
+  const double data = static_cast<double>(data_wavefronts) / (cfg.l1.sectors_per_cycle / 4.0) +
+                      static_cast<double>(shared_wavefronts) / cfg.shared.wavefronts_per_cycle;
+  const double tag = static_cast<double>(tag_lookups) / 4.0;
+  return std::max(data, tag);
+}
+
 }  // namespace gms

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <span>
 
+#include "sim/config/config.h"
 #include "sim/core/records.h"
 
 namespace gms {
@@ -44,5 +45,13 @@ struct L1PipeCost {
 /// them, are the active lanes' addresses in increasing order (the coalescer's): the data stage
 /// then need not sort a whole warp's words again.
 L1PipeCost l1_pipe_cost(const WarpInstr& w, std::span<const Addr> sorted_starts = {});
+
+/// An SM's L1TEX pipeline cycles for `data_wavefronts` data wavefronts, `shared_wavefronts`
+/// shared wavefronts and `tag_lookups` tag lookups: the tag stage resolves four lookups a cycle,
+/// the data stage moves l1.sectors_per_cycle / 4 wavefronts and shared.wavefronts_per_cycle
+/// shared ones a cycle, and in steady state the slower stage sets the pace (the time model's L1
+/// term per SM, the warp scheduler's L1TEX server per record).
+double l1_pipe_cycles(const SimConfig& cfg, std::uint64_t data_wavefronts,
+                      std::uint64_t shared_wavefronts, std::uint64_t tag_lookups);
 
 }  // namespace gms

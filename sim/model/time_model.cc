@@ -6,15 +6,16 @@
 
 #include "sim/core/error.h"
 #include "sim/core/stats.h"
+#include "sim/model/l1_pipe.h"
 #include "sim/model/placement.h"
 
 namespace gms {
 
 namespace {
 
-/// v[i] as a double, 0 past its end (a profile built by hand may leave a vector empty).
-double at(const std::vector<std::uint64_t>& v, std::size_t i) {
-  return i < v.size() ? static_cast<double>(v[i]) : 0.0;
+/// v[i], 0 past its end (a profile built by hand may leave a vector empty).
+std::uint64_t count_at(const std::vector<std::uint64_t>& v, std::size_t i) {
+  return i < v.size() ? v[i] : 0;
 }
 
 std::uint64_t max_of(const std::vector<std::uint64_t>& v) {
@@ -152,13 +153,11 @@ TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
   // shared wavefronts; in steady state the slower stage sets the pace, so a broadcast load costs
   // a cycle, and a load of stride 3 words the tag stage's 1.5, not its 12 sectors' 3.
   double busiest_sm_cycles = 0;
-  const double wavefronts_per_cycle = cfg.l1.sectors_per_cycle / 4.0;
-  for (std::size_t sm = 0; sm < p.sm_l1_sectors.size(); ++sm) {
-    const double data = at(p.sm_l1_data_wavefronts, sm) / wavefronts_per_cycle +
-                        p.sm_shared_wavefronts[sm] / cfg.shared.wavefronts_per_cycle;
-    const double tag = at(p.sm_l1_tag_lookups, sm) / 4.0;
-    busiest_sm_cycles = std::max(busiest_sm_cycles, std::max(data, tag));
-  }
+  for (std::size_t sm = 0; sm < p.sm_l1_sectors.size(); ++sm)
+    busiest_sm_cycles =
+        std::max(busiest_sm_cycles,
+                 l1_pipe_cycles(cfg, count_at(p.sm_l1_data_wavefronts, sm),
+                                p.sm_shared_wavefronts[sm], count_at(p.sm_l1_tag_lookups, sm)));
   t.l1_ns = busiest_sm_cycles / ghz;
 
   // Latency and concurrency (Little's law) and waves.

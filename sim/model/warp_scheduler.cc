@@ -4,14 +4,6 @@
 
 namespace gms {
 
-double l1_pipe_cycles(const SimConfig& cfg, std::uint64_t data_wavefronts,
-                      std::uint64_t shared_wavefronts, std::uint64_t tag_lookups) {
-  const double data = static_cast<double>(data_wavefronts) / (cfg.l1.sectors_per_cycle / 4.0) +
-                      static_cast<double>(shared_wavefronts) / cfg.shared.wavefronts_per_cycle;
-  const double tag = static_cast<double>(tag_lookups) / 4.0;
-  return std::max(data, tag);
-}
-
 RecordUse record_use(Op op, const AccessCounters& before, const AccessCounters& after,
                      std::uint64_t far_hits, std::uint64_t dram_bytes, double pipe_cycles) {
   const AccessCounters d = after - before;

@@ -35,6 +35,7 @@
 #include "sim/core/stats.h"
 #include "sim/core/traffic.h"
 #include "sim/core/types.h"
+#include "sim/model/l1_pipe.h"
 
 namespace gms {
 
@@ -50,12 +51,6 @@ struct RecordUse {
   std::uint64_t l2_hits = 0;       ///< load sectors served by the L2 (near and far)
   std::uint64_t dram_sectors = 0;  ///< load sectors (and atomics' sectors) served by DRAM
 };
-
-/// The L1TEX pipeline cycles of `data_wavefronts` data wavefronts, `shared_wavefronts` shared
-/// wavefronts and `tag_lookups` tag lookups (l1_pipe.h): the slower of the data stage and the
-/// tag stage, as the time model's L1 term counts them per SM.
-double l1_pipe_cycles(const SimConfig& cfg, std::uint64_t data_wavefronts,
-                      std::uint64_t shared_wavefronts, std::uint64_t tag_lookups);
 
 /// A record of operation `op` whose row's counters went from `before` to `after` in its replay,
 /// with `far_hits` far-partition hits and `dram_bytes` DRAM bytes (reads and write-backs),
