@@ -113,6 +113,19 @@ std::string import_summary(const trace::ImportCounts& c, const std::vector<std::
   };
   // The rows below appear only when an import met what they count (older outputs unchanged).
   if (c.bulk_copies != 0) row("TMA bulk copies", c.bulk_copies, listed(c.bulk_by_opcode));
+  // What tracer 6's TMA operands name, per class (docs/accelsim-2.md: counted, not replayed).
+  constexpr std::array<std::string_view, trace::kBulkClassCount> kBulkLabels{
+      "TMA loads", "TMA stores", "TMA prefetches", "TMA reductions", "TMA shared copies"};
+  std::string bulk_rows;
+  for (int i = 0; i < trace::kBulkClassCount; ++i) {
+    const trace::BulkTraffic& b = c.bulk_traffic[static_cast<std::size_t>(i)];
+    if (b.requests == 0) continue;
+    bulk_rows += fmt::format(
+        "    {:<26}{:>14} ({} bytes, {} out of bounds, {} elements, {} L2 sectors, {} multicast, "
+        "shared {} written, {} read)\n",
+        kBulkLabels[static_cast<std::size_t>(i)], b.requests, b.bytes, b.oob_bytes, b.elements,
+        b.sectors, b.multicast, b.shared_written, b.shared_read);
+  }
   if (accelsim) {
     row("memcpy commands ignored", c.memcpy_commands);
     row("generic LD/ST as shared", c.generic_unresolved, " (no shmem/local base addresses)");
@@ -130,6 +143,7 @@ std::string import_summary(const trace::ImportCounts& c, const std::vector<std::
   if (c.replay_markers != 0)
     row("REPLAY markers", c.replay_markers, " (REPLAY_START/END: not instructions)");
   if (c.other_lines != 0) row("non-record lines", c.other_lines, " (banner, program output)");
+  if (!bulk_rows.empty()) text += "  TMA operands (counted, not replayed):\n" + bulk_rows;
   text += fmt::format("  warnings: {}\n", warnings.size());
   for (const std::string& w : warnings) text += fmt::format("    {}\n", w);
   return text;

@@ -1071,7 +1071,24 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     return;
   }
   const detail::SassAccess acc = detail::classify_sass(opcode);
-  if (acc.kind == detail::SassKind::Unsupported || acc.kind == detail::SassKind::BulkCopy) {
+  if (acc.kind == detail::SassKind::BulkCopy) {
+    // Tracer 6 writes a TMA line's operands (tma_operands.h): read, checked and counted as the
+    // bulk traffic they name; a line in an older layout is counted by opcode only, as before.
+    const detail::BulkDirection dir = detail::bulk_direction(opcode);
+    detail::TmaOperands tma;
+    if (layout_ == AccelSimLayout::V6 && dir != detail::BulkDirection::Unknown) {
+      const detail::TmaOperandReader::Result got = tma_.read(t, width, tma);
+      if (got == detail::TmaOperandReader::Result::Error) line_error(tma_.error());
+      if (got == detail::TmaOperandReader::Result::Read) {
+        trailing_fields(t, 3, 0);
+        if (counting_ && mask != 0) detail::count_bulk_traffic(counts_, dir, tma);
+      }
+    }
+    if (counting_) detail::count_skipped(counts_, opcode, acc.kind);
+    score(0);
+    return;
+  }
+  if (acc.kind == detail::SassKind::Unsupported) {
     if (counting_) detail::count_skipped(counts_, opcode, acc.kind);
     score(0);
     return;

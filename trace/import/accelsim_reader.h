@@ -16,6 +16,7 @@
 #include "trace/import/import_counts.h"
 #include "trace/import/import_options.h"
 #include "trace/import/load_concurrency.h"
+#include "trace/import/tma_operands.h"
 #include "trace/io/line_reader.h"
 #include "trace/io/reader.h"
 #include "trace/io/zstd_stream.h"
@@ -236,6 +237,7 @@ class AccelSimReader final : public TraceReader {
   std::uint64_t blocks_beside_ = 0;              // see blocks_parsed_beside()
 
   ImportCounts counts_;
+  detail::TmaOperandReader tma_;  // tracer 6's TMA operands (tma_operands.h)
   std::vector<std::string> warnings_;
   bool warned_generic_ = false;
   bool logged_summary_ = false;

@@ -2,11 +2,42 @@
 /// What an Accel-Sim or NVBit import skipped, ignored or read past, for the summary it logs,
 /// `gpumemsim info` and the tests.
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
 
 namespace gms::trace {
+
+/// The classes of bulk copies (docs/accelsim-2.md, "TMA and bulk copies").
+enum class BulkClass : std::uint8_t { Load, Store, Prefetch, Reduction, SharedCopy };
+inline constexpr int kBulkClassCount = 5;
+
+/// What the TMA lines of one class name, from the operands tracer 6 writes (tma_operands.h):
+/// counted, not replayed through the caches.
+struct BulkTraffic {
+  std::uint64_t requests = 0;        ///< executed lines (active mask) with the operands read
+  std::uint64_t multicast = 0;       ///< of which multicast to a CTA mask
+  std::uint64_t bytes = 0;           ///< the lines' byte counts
+  std::uint64_t oob_bytes = 0;       ///< their out-of-bounds byte counts
+  std::uint64_t elements = 0;        ///< element addresses
+  std::uint64_t sectors = 0;         ///< distinct 32-byte global sectors per line, summed
+  std::uint64_t shared_written = 0;  ///< shared-memory bytes written: bytes x receiving CTAs
+  std::uint64_t shared_read = 0;     ///< shared-memory bytes read (stores, reductions, copies)
+
+  friend bool operator==(const BulkTraffic&, const BulkTraffic&) = default;
+  BulkTraffic& operator+=(const BulkTraffic& o) {
+    requests += o.requests;
+    multicast += o.multicast;
+    bytes += o.bytes;
+    oob_bytes += o.oob_bytes;
+    elements += o.elements;
+    sectors += o.sectors;
+    shared_written += o.shared_written;
+    shared_read += o.shared_read;
+    return *this;
+  }
+};
 
 /// What an import skipped or ignored, for the summary it logs and for tests.
 struct ImportCounts {
@@ -18,10 +49,12 @@ struct ImportCounts {
   std::uint64_t generic_unresolved = 0;  ///< generic LD/ST taken as shared: base addresses absent
   /// The unsupported memory instructions by opcode (text before the first '.'), for `info`.
   std::map<std::string, std::uint64_t, std::less<>> unsupported_by_opcode;
-  /// TMA bulk copies (UBLKCP, UTMALDG, UTMASTG, ...): counted, not replayed (no per-lane
-  /// addresses: one thread names a whole tile), by opcode.
+  /// TMA bulk copies (UBLKCP, UTMALDG, UTMASTG, ...): counted, not replayed through the caches
+  /// (one thread names a whole tile, not 32 lane addresses), by opcode.
   std::uint64_t bulk_copies = 0;
   std::map<std::string, std::uint64_t, std::less<>> bulk_by_opcode;
+  /// Of those, the lines whose operands follow Accel-Sim 2.0's TMA grammar, by BulkClass.
+  std::array<BulkTraffic, kBulkClassCount> bulk_traffic{};
   /// LDGSTS records: replayed as their global read (LDG); the shared write is not modelled.
   std::uint64_t ldgsts = 0;
   /// Accel-Sim lines with fields after the address list that no format line explains, by the
@@ -54,6 +87,7 @@ inline ImportCounts& operator+=(ImportCounts& a, const ImportCounts& b) {
   add(a.unsupported_by_opcode, b.unsupported_by_opcode);
   a.bulk_copies += b.bulk_copies;
   add(a.bulk_by_opcode, b.bulk_by_opcode);
+  for (int i = 0; i < kBulkClassCount; ++i) a.bulk_traffic[i] += b.bulk_traffic[i];
   a.ldgsts += b.ldgsts;
   add(a.trailing_by_field, b.trailing_by_field);
   a.block_keys += b.block_keys;
