@@ -258,6 +258,14 @@ bool AccelSimReader::next_kernel(KernelInfo& out) {
           "instructions, {} without active lanes; {} memcpy commands ignored",
           list_in_ ? list_in_->name() : name_, counts_.records, counts_.non_memory,
           counts_.unsupported, counts_.inactive, counts_.memcpy_commands);
+      // TMA copies whose operands were read: their bytes are not in the replay's figures.
+      BulkTraffic tma;
+      for (const BulkTraffic& b : counts_.bulk_traffic) tma += b;
+      if (tma.requests != 0)
+        spdlog::info(
+            "{}: {} TMA copies name {} bytes ({} L2 sectors) that the replay does not carry yet "
+            "(counted only: `gpumemsim info` shows them per class)",
+            list_in_ ? list_in_->name() : name_, tma.requests, tma.bytes, tma.sectors);
     }
     return false;
   }
