@@ -174,6 +174,19 @@ TEST(AccelSimTmaTest, TracezAndRawLinesCountTheSame) {
   const auto conv = gms::test::run_cli("convert " + traceg + " " + tracez);
   ASSERT_EQ(conv.status, 0) << conv.err;
   EXPECT_EQ(tma_counts_of(tracez), tma_counts_of(traceg));
+  // Thread blocks parsed beside the reading (another reader per block) count the same.
+  {
+    auto reader = open_trace_reader(traceg, TraceFormat::AccelSim, ImportOptions{.quiet = true});
+    reader->parse_alongside();
+    KernelInfo k;
+    std::vector<WarpInstr> batch(3);
+    while (reader->next_kernel(k))
+      while (reader->read(batch) != 0) {
+      }
+    const auto* a = dynamic_cast<const AccelSimReader*>(reader.get());
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->counts(), tma_counts_of(traceg));
+  }
   // `run` says how many bytes the replay leaves out.
   const auto run = gms::test::run_cli("run " + traceg + " --mode cold");
   ASSERT_EQ(run.status, 0) << run.err;
