@@ -767,7 +767,7 @@ def calibrate(args, boards):
     (docs/statistics.md "Time model"), so:
     - gpu.wave_overhead_ns from the read kernel at block 32 (2 one-warp CTAs per SM, thousands of
       latency-bound waves, no stores): (published - simulated without it) / (waves - 1);
-    - dram.queue_ns from the read kernel at block 1024 (where the latency-bound chain meets the
+    - dram.queue_ns from the read kernel at block 1024, or the file's largest (where the latency-bound chain meets the
       DRAM's rate): the queue is linear in dram.queue_ns for a given T, so a run at 1 ns gives
       s x dram, and the published time T gives the constant. The two depend on each other a
       little (the queue adds to the block-32 chain too): two rounds;
@@ -803,6 +803,8 @@ def calibrate(args, boards):
                 row = next(r for r in rows if int(r[0]) == block)
                 return STREAM_KINDS[kind][1] * STREAM_FOOTPRINT / row[cols.index(kind)]
 
+            # The largest block the file has (1024; the L40's file stops at 768).
+            top = max(int(r[0]) for r in rows)
             bare = [*sets, "gpu.wave_overhead_ns=0", "gpu.wave_dispatch_ns=0",
                     "l1.store_path_bytes_per_cycle=0"]
             queue = 0.0
@@ -811,10 +813,10 @@ def calibrate(args, boards):
                                   carveout)
                 overhead = (published_ns(32, "read") - ns) / (t["waves"] - 1)
                 loaded = [*bare, f"gpu.wave_overhead_ns={overhead:.0f}", "dram.queue_ns=1"]
-                t, ns = kernel_ns(sim, preset, loaded, "read", 1024, carveout)
+                t, ns = kernel_ns(sim, preset, loaded, "read", top, carveout)
                 launch = t["estimate_ns"] - ns
                 chain = t["latency_ns"] + t["store_path_ns"] + t["overhead_ns"] - launch
-                target = published_ns(1024, "read")
+                target = published_ns(top, "read")
                 one_ns = t["queue_ns"] * (chain + t["queue_ns"] - t["dram_ns"])  # s x dram
                 queue = max(0.0, (target - chain) * (target - t["dram_ns"]) / one_ns
                             if target > max(chain, t["dram_ns"]) and one_ns > 0 else 0.0)
@@ -833,7 +835,7 @@ def calibrate(args, boards):
                                   "copy", 256, carveout)
                 rate *= t["store_path_ns"] / (t["store_path_ns"] + published_ns(256, "scale") - ns)
             print(f"{f.stem:<18} {preset:<12} gpu.wave_overhead_ns = {overhead:.0f} (read@32)  "
-                  f"dram.queue_ns = {queue:.0f} (read@1024)  "
+                  f"dram.queue_ns = {queue:.0f} (read@{top})  "
                   f"gpu.wave_dispatch_ns = {dispatch:.0f} (init@32)  "
                   f"l1.store_path_bytes_per_cycle = {rate:.1f} (scale@256)")
 

@@ -22,6 +22,7 @@ BOARDS = {
     "a100_80": ("A100 80 GB (108 SMs)", "ampere-a100"),
     "h100_pcie": ("H100 PCIe (114 SMs, HBM2e)", "hopper-h100"),
     "h200": ("H200 SXM (132 SMs)", "hopper-h200"),
+    "l40": ("L40 (AD102, 142 SMs, GDDR6; the L40S preset's sibling board)", "ada-l40s"),
 }
 
 
@@ -130,7 +131,7 @@ def bandwidth_table(git_dir, head, board, out, bench, prefix, row, about):
                 f"{name}; clock: not printed by the file", preset, about, rows)
 
 
-L2_CACHE_BOARDS = ("a100_80", "h100_pcie", "h200")
+L2_CACHE_BOARDS = ("a100_80", "h100_pcie", "h200", "l40")
 
 
 def l2_cache(git_dir, head, board, out):
@@ -176,9 +177,9 @@ def main():
     head = subprocess.run(["git", "--git-dir", git_dir, "rev-parse", "HEAD"], check=True,
                           capture_output=True, text=True).stdout.strip()
     out.mkdir(parents=True, exist_ok=True)
-    for b in ("v100", "a100_40", "a100_80", "h100_pcie"):
+    for b in ("v100", "a100_40", "a100_80", "h100_pcie", "l40"):
         latency(git_dir, head, b, out)
-    for b in ("v100", "a100_40", "a100_80", "h100_pcie", "h200"):
+    for b in ("v100", "a100_40", "a100_80", "h100_pcie", "h200", "l40"):
         stream(git_dir, head, b, out)
     for b in STRIDE_BOARDS:
         strides(git_dir, head, b, out)
