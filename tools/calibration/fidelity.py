@@ -249,16 +249,24 @@ class Sim:
         return json.loads(self.call(cmd))
 
 
-def chase_lengths():
-    """The chain lengths gpu-latency's loop made for the stored results (main.cu at a7dc559, the
-    commit the result files last changed in: LEN = LEN * 1.1 + 16 from 16, x1.5 past 80 MiB of
-    footprint), with the footprint in KiB it prints for each."""
+# gpu-latency's loop over chain lengths, by the main.cu that made a result file (its '# method:'
+# line): (growth, step, MiB past which LEN grows x1.5). At a7dc559 (the V100, A100 and H100
+# files): LEN = LEN * 1.1 + 16; from 5ff059f (the L40 file): LEN = LEN * 1.04 + 32, x1.5 past
+# 120 MiB. The chain and the kernel are otherwise the same.
+CHASE_LOOPS = {"gpu-latency": (1.1, 16, 80), "gpu-latency-5ff059f": (1.04, 32, 120)}
+
+
+def chase_lengths(method="gpu-latency"):
+    """The chain lengths gpu-latency's loop made for the stored results (CHASE_LOOPS: from 16,
+    LEN = LEN x growth + step, x1.5 past a footprint), with the footprint in KiB it prints for
+    each."""
+    growth, step, jump_mib = CHASE_LOOPS[method]
     out, n = {}, 16
     while n < (1 << 24):
-        if n * 8 * 8 > 80 * 1024 * 1024:
+        if n * 8 * 8 > jump_mib * 1024 * 1024:
             n = int(n * 1.5)
         out.setdefault(n * 64 // 1024, n)
-        n = int(n * 1.1 + 16)
+        n = int(n * growth + step)
     return out
 
 
@@ -311,8 +319,8 @@ def latency_points(name, head, rows):
     """[(footprint KiB, published cycles, gen pointer_chase arguments, chain length)] of a
     latency table, by the benchmark that made it (its '# method:' line)."""
     method = head.get("method", "gpu-latency")
-    if method == "gpu-latency":
-        lengths = chase_lengths()
+    if method in CHASE_LOOPS:
+        lengths = chase_lengths(method)
         out = []
         for r in rows:
             kb = int(r[0])
@@ -348,7 +356,7 @@ def method_cycles(head):
     chain (its README: its L1 latency is "consistently a few cycles higher" than gpu-benches').
     Measured once, on the H100, as the difference of the two benchmarks' L1 plateaus (SXM and
     PCIe boards share the SM), and added to every simulated point of that method."""
-    if head.get("method", "gpu-latency") == "gpu-latency":
+    if head.get("method", "gpu-latency") in CHASE_LOOPS:
         return 0.0
     return l1_plateau("latency_h100_sxm") - l1_plateau("latency_h100_pcie")
 
