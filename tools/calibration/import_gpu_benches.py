@@ -2,11 +2,14 @@
 """Writes tests/fidelity/data/ from a checkout of te42kyfo/gpu-benches (its result files).
 
 usage: import_gpu_benches.py GPU_BENCHES_GIT_DIR OUT_DIR
+       import_gpu_benches.py --fork REPO REV GIT_DIR OUT_DIR
 
 Reads the files at the commit the git directory's HEAD names (git show), copies the numbers as
 printed (no rounding, no unit change) and writes one table per board and benchmark, headed by
 its source: repository, file, commit, board, clock and how the benchmark runs. It never writes a
-number that the source file does not print.
+number that the source file does not print. With --fork, reads the L2-cache files of FORK_BOARDS
+from REV of a fork's git directory (REPO names it in the '# source:' line): gpu-benches' own
+history up to that fork's HEAD, plus result files the fork added.
 """
 import subprocess
 import sys
@@ -23,7 +26,14 @@ BOARDS = {
     "h100_pcie": ("H100 PCIe (114 SMs, HBM2e)", "hopper-h100"),
     "h200": ("H200 SXM (132 SMs)", "hopper-h200"),
     "l40": ("L40 (AD102, 142 SMs, GDDR6; the L40S preset's sibling board)", "ada-l40s"),
+    "gb200": ("GB200 (the Blackwell GPU of a GB200 superchip: the B200's two dies, HBM3e; the"
+              " SM count is not printed; the B200 preset's sibling board)", "blackwell-b200"),
 }
+
+# Boards whose results only a fork holds (--fork): xxrjun/gpu-benches' branch dev/personal,
+# 739d965 ("add gb200 for gpu-cache, gpu-l2-cache, and gpu-roofline", 2025-10-24), on top of
+# gpu-benches' history (gpu-l2-cache/main.cu last changed in 3088b33 there too).
+FORK_BOARDS = ("gb200",)
 
 
 def show(git_dir, rev, path):
@@ -31,16 +41,17 @@ def show(git_dir, rev, path):
                           capture_output=True, text=True).stdout
 
 
-def last_commit(git_dir, path):
-    return subprocess.run(["git", "--git-dir", git_dir, "log", "-1", "--format=%H", "--", path],
-                          check=True, capture_output=True, text=True).stdout.strip()
+def last_commit(git_dir, path, rev="HEAD"):
+    return subprocess.run(["git", "--git-dir", git_dir, "log", "-1", "--format=%H", rev, "--",
+                           path], check=True, capture_output=True, text=True).stdout.strip()
 
 
 def write_table(out, file_name, path, head, git_dir, board_line, preset, about, rows):
     """One table: its source, board, preset and benchmark lines (`about`: the '# benchmark:'
     paragraph and the '# columns:' line, as written), then its rows."""
     with open(out / file_name, "w") as o:
-        o.write(f"# source: {REPO} {path} @ {head} (file last changed in {last_commit(git_dir, path)})\n")
+        o.write(f"# source: {REPO} {path} @ {head} "
+                f"(file last changed in {last_commit(git_dir, path, head)})\n")
         o.write(f"# board: {board_line}\n")
         o.write(f"# preset: {preset}\n")
         for line in about:
@@ -178,6 +189,17 @@ def gpu_cache(git_dir, head, board, out):
 
 
 def main():
+    global REPO
+    if len(sys.argv) == 6 and sys.argv[1] == "--fork":
+        REPO, rev, git_dir, out = sys.argv[2], sys.argv[3], sys.argv[4], Path(sys.argv[5])
+        head = subprocess.run(["git", "--git-dir", git_dir, "rev-parse", rev], check=True,
+                              capture_output=True, text=True).stdout.strip()
+        out.mkdir(parents=True, exist_ok=True)
+        for b in FORK_BOARDS:
+            l2_cache(git_dir, head, b, out)
+        return
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
     git_dir, out = sys.argv[1], Path(sys.argv[2])
     head = subprocess.run(["git", "--git-dir", git_dir, "rev-parse", "HEAD"], check=True,
                           capture_output=True, text=True).stdout.strip()
