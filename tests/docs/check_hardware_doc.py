@@ -10,7 +10,10 @@ For every configs/NAME.ini:
     value of that key, and names a key the preset has;
   - every key of the preset has a row, in its own section or, when the section says "every other
     key is as in [BASE](#BASE)", in BASE's section with the same value.
-And every source tag a preset's comments use ([GB], [AS:SM7_QV100], ...) is explained in the
+Every key of every preset carries a kind (a `{kind}` mark in the comment above it, or
+`{key: kind}` in that comment: docs/hardware.md "How sure a figure is"; the rules are those of
+tools/study/preset_kinds.cc), and a row's kind column (`| key | value | kind | source |`) is
+that kind. And every source tag a preset's comments use ([GB], [AS:SM7_QV100], ...) is explained in the
 page's "Sources" section, so that a citation always leads to a source.
 Exit status 0 when all hold, 1 listing each disagreement.
 """
@@ -20,6 +23,9 @@ import re
 import sys
 
 ROW = re.compile(r"^\| `([a-z0-9_]+\.[a-z0-9_]+)` \| `([^`]*)` \|")
+KIND_ROW = re.compile(r"^\| `([a-z0-9_]+\.[a-z0-9_]+)` \| `[^`]*` \| ([a-z]+) \|")
+MARK = re.compile(r"\{(?:([a-z0-9_]+):\s*)?([a-z]+)\}")
+KINDS = ("measured", "vendor", "sibling", "fitted", "assumed", "model")
 INHERITS = re.compile(r"every other key is as in \[([a-z0-9-]+)\]\(#\1\)")
 TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9:_ *.-]*)\]")
 
@@ -38,6 +44,35 @@ def preset_values(path):
                 key, value = (x.strip() for x in line.split("=", 1))
                 values[f"{section}.{key}"] = value
     return values, tags
+
+
+def preset_kinds(path):
+    """{section.key: kind} of an ini file ("" where no mark applies): a comment block's `{kind}`
+    covers the keys below it up to the next comment; `{key: kind}` names one of them."""
+    kinds, section, header, in_block, block, overrides = {}, None, True, False, "", {}
+    with open(path) as f:
+        for line in f:
+            t = line.strip()
+            if t.startswith("#"):
+                if header:
+                    continue
+                if not in_block:
+                    block, overrides, in_block = "", {}, True
+                for m in MARK.finditer(t):
+                    if m.group(2) not in KINDS:
+                        continue
+                    if m.group(1):
+                        overrides[m.group(1)] = m.group(2)
+                    else:
+                        block = m.group(2)
+                continue
+            in_block = False
+            if t.startswith("["):
+                header, section, block, overrides = False, t.strip("[]"), "", {}
+            elif "=" in t:
+                key = t.split("=", 1)[0].strip()
+                kinds[f"{section}.{key}"] = overrides.get(key, block)
+    return kinds
 
 
 def doc_sections(path):
@@ -66,6 +101,9 @@ def main():
     def rows(name):
         return {m.group(1): m.group(2) for m in map(ROW.match, sections.get(name, [])) if m}
 
+    def kind_rows(name):
+        return {m.group(1): m.group(2) for m in map(KIND_ROW.match, sections.get(name, [])) if m}
+
     presets = sorted(glob.glob(os.path.join(src, "configs/*.ini")))
     for path in presets:
         name = os.path.basename(path)[:-4]
@@ -74,6 +112,16 @@ def main():
             problems.append(f"docs/hardware.md has no section '## {name}'")
             continue
         own = rows(name)
+        kinds = preset_kinds(path)
+        for key, kind in kinds.items():
+            if not kind:
+                problems.append(f"configs/{name}.ini: {key} has no {{kind}} mark")
+        for key, kind in kind_rows(name).items():
+            if key in kinds and kinds[key] and kind != kinds[key]:
+                problems.append(f"docs/hardware.md#{name}: {key} is '{kind}', "
+                                f"configs/{name}.ini marks it '{kinds[key]}'")
+        if any(k not in kind_rows(name) for k in own):
+            problems.append(f"docs/hardware.md#{name}: a row without a kind column")
         for key, value in own.items():
             if key not in values:
                 problems.append(f"docs/hardware.md#{name}: row {key}, a key {name}.ini lacks")

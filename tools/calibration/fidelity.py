@@ -249,16 +249,24 @@ class Sim:
         return json.loads(self.call(cmd))
 
 
-def chase_lengths():
-    """The chain lengths gpu-latency's loop made for the stored results (main.cu at a7dc559, the
-    commit the result files last changed in: LEN = LEN * 1.1 + 16 from 16, x1.5 past 80 MiB of
-    footprint), with the footprint in KiB it prints for each."""
+# gpu-latency's loop over chain lengths, by the main.cu that made a result file (its '# method:'
+# line): (growth, step, MiB past which LEN grows x1.5). At a7dc559 (the V100, A100 and H100
+# files): LEN = LEN * 1.1 + 16; from 5ff059f (the L40 file): LEN = LEN * 1.04 + 32, x1.5 past
+# 120 MiB. The chain and the kernel are otherwise the same.
+CHASE_LOOPS = {"gpu-latency": (1.1, 16, 80), "gpu-latency-5ff059f": (1.04, 32, 120)}
+
+
+def chase_lengths(method="gpu-latency"):
+    """The chain lengths gpu-latency's loop made for the stored results (CHASE_LOOPS: from 16,
+    LEN = LEN x growth + step, x1.5 past a footprint), with the footprint in KiB it prints for
+    each."""
+    growth, step, jump_mib = CHASE_LOOPS[method]
     out, n = {}, 16
     while n < (1 << 24):
-        if n * 8 * 8 > 80 * 1024 * 1024:
+        if n * 8 * 8 > jump_mib * 1024 * 1024:
             n = int(n * 1.5)
         out.setdefault(n * 64 // 1024, n)
-        n = int(n * 1.1 + 16)
+        n = int(n * growth + step)
     return out
 
 
@@ -311,8 +319,8 @@ def latency_points(name, head, rows):
     """[(footprint KiB, published cycles, gen pointer_chase arguments, chain length)] of a
     latency table, by the benchmark that made it (its '# method:' line)."""
     method = head.get("method", "gpu-latency")
-    if method == "gpu-latency":
-        lengths = chase_lengths()
+    if method in CHASE_LOOPS:
+        lengths = chase_lengths(method)
         out = []
         for r in rows:
             kb = int(r[0])
@@ -348,7 +356,7 @@ def method_cycles(head):
     chain (its README: its L1 latency is "consistently a few cycles higher" than gpu-benches').
     Measured once, on the H100, as the difference of the two benchmarks' L1 plateaus (SXM and
     PCIe boards share the SM), and added to every simulated point of that method."""
-    if head.get("method", "gpu-latency") == "gpu-latency":
+    if head.get("method", "gpu-latency") in CHASE_LOOPS:
         return 0.0
     return l1_plateau("latency_h100_sxm") - l1_plateau("latency_h100_pcie")
 
@@ -767,7 +775,7 @@ def calibrate(args, boards):
     (docs/statistics.md "Time model"), so:
     - gpu.wave_overhead_ns from the read kernel at block 32 (2 one-warp CTAs per SM, thousands of
       latency-bound waves, no stores): (published - simulated without it) / (waves - 1);
-    - dram.queue_ns from the read kernel at block 1024 (where the latency-bound chain meets the
+    - dram.queue_ns from the read kernel at block 1024, or the file's largest (where the latency-bound chain meets the
       DRAM's rate): the queue is linear in dram.queue_ns for a given T, so a run at 1 ns gives
       s x dram, and the published time T gives the constant. The two depend on each other a
       little (the queue adds to the block-32 chain too): two rounds;
@@ -803,6 +811,8 @@ def calibrate(args, boards):
                 row = next(r for r in rows if int(r[0]) == block)
                 return STREAM_KINDS[kind][1] * STREAM_FOOTPRINT / row[cols.index(kind)]
 
+            # The largest block the file has (1024; the L40's file stops at 768).
+            top = max(int(r[0]) for r in rows)
             bare = [*sets, "gpu.wave_overhead_ns=0", "gpu.wave_dispatch_ns=0",
                     "l1.store_path_bytes_per_cycle=0"]
             queue = 0.0
@@ -811,10 +821,10 @@ def calibrate(args, boards):
                                   carveout)
                 overhead = (published_ns(32, "read") - ns) / (t["waves"] - 1)
                 loaded = [*bare, f"gpu.wave_overhead_ns={overhead:.0f}", "dram.queue_ns=1"]
-                t, ns = kernel_ns(sim, preset, loaded, "read", 1024, carveout)
+                t, ns = kernel_ns(sim, preset, loaded, "read", top, carveout)
                 launch = t["estimate_ns"] - ns
                 chain = t["latency_ns"] + t["store_path_ns"] + t["overhead_ns"] - launch
-                target = published_ns(1024, "read")
+                target = published_ns(top, "read")
                 one_ns = t["queue_ns"] * (chain + t["queue_ns"] - t["dram_ns"])  # s x dram
                 queue = max(0.0, (target - chain) * (target - t["dram_ns"]) / one_ns
                             if target > max(chain, t["dram_ns"]) and one_ns > 0 else 0.0)
@@ -833,7 +843,7 @@ def calibrate(args, boards):
                                   "copy", 256, carveout)
                 rate *= t["store_path_ns"] / (t["store_path_ns"] + published_ns(256, "scale") - ns)
             print(f"{f.stem:<18} {preset:<12} gpu.wave_overhead_ns = {overhead:.0f} (read@32)  "
-                  f"dram.queue_ns = {queue:.0f} (read@1024)  "
+                  f"dram.queue_ns = {queue:.0f} (read@{top})  "
                   f"gpu.wave_dispatch_ns = {dispatch:.0f} (init@32)  "
                   f"l1.store_path_bytes_per_cycle = {rate:.1f} (scale@256)")
 

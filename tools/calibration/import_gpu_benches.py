@@ -2,11 +2,14 @@
 """Writes tests/fidelity/data/ from a checkout of te42kyfo/gpu-benches (its result files).
 
 usage: import_gpu_benches.py GPU_BENCHES_GIT_DIR OUT_DIR
+       import_gpu_benches.py --fork REPO REV GIT_DIR OUT_DIR
 
 Reads the files at the commit the git directory's HEAD names (git show), copies the numbers as
 printed (no rounding, no unit change) and writes one table per board and benchmark, headed by
 its source: repository, file, commit, board, clock and how the benchmark runs. It never writes a
-number that the source file does not print.
+number that the source file does not print. With --fork, reads the L2-cache files of FORK_BOARDS
+from REV of a fork's git directory (REPO names it in the '# source:' line): gpu-benches' own
+history up to that fork's HEAD, plus result files the fork added.
 """
 import subprocess
 import sys
@@ -22,7 +25,15 @@ BOARDS = {
     "a100_80": ("A100 80 GB (108 SMs)", "ampere-a100"),
     "h100_pcie": ("H100 PCIe (114 SMs, HBM2e)", "hopper-h100"),
     "h200": ("H200 SXM (132 SMs)", "hopper-h200"),
+    "l40": ("L40 (AD102, 142 SMs, GDDR6; the L40S preset's sibling board)", "ada-l40s"),
+    "gb200": ("GB200 (the Blackwell GPU of a GB200 superchip: the B200's two dies, HBM3e; the"
+              " SM count is not printed; the B200 preset's sibling board)", "blackwell-b200"),
 }
+
+# Boards whose results only a fork holds (--fork): xxrjun/gpu-benches' branch dev/personal,
+# 739d965 ("add gb200 for gpu-cache, gpu-l2-cache, and gpu-roofline", 2025-10-24), on top of
+# gpu-benches' history (gpu-l2-cache/main.cu last changed in 3088b33 there too).
+FORK_BOARDS = ("gb200",)
 
 
 def show(git_dir, rev, path):
@@ -30,22 +41,28 @@ def show(git_dir, rev, path):
                           capture_output=True, text=True).stdout
 
 
-def last_commit(git_dir, path):
-    return subprocess.run(["git", "--git-dir", git_dir, "log", "-1", "--format=%H", "--", path],
-                          check=True, capture_output=True, text=True).stdout.strip()
+def last_commit(git_dir, path, rev="HEAD"):
+    return subprocess.run(["git", "--git-dir", git_dir, "log", "-1", "--format=%H", rev, "--",
+                           path], check=True, capture_output=True, text=True).stdout.strip()
 
 
 def write_table(out, file_name, path, head, git_dir, board_line, preset, about, rows):
     """One table: its source, board, preset and benchmark lines (`about`: the '# benchmark:'
     paragraph and the '# columns:' line, as written), then its rows."""
     with open(out / file_name, "w") as o:
-        o.write(f"# source: {REPO} {path} @ {head} (file last changed in {last_commit(git_dir, path)})\n")
+        o.write(f"# source: {REPO} {path} @ {head} "
+                f"(file last changed in {last_commit(git_dir, path, head)})\n")
         o.write(f"# board: {board_line}\n")
         o.write(f"# preset: {preset}\n")
         for line in about:
             o.write(line + "\n")
         for r in rows:
             o.write(" ".join(r) + "\n")
+
+
+# The L40 file was made by main.cu as of 5ff059f, whose loop steps the chain length differently
+# (tools/calibration/fidelity.py CHASE_LOOPS).
+LATENCY_METHOD = {"l40": ["# method: gpu-latency-5ff059f", "#   (its loop: LEN = LEN x 1.04 + 32, x1.5 past 120 MiB)"]}
 
 
 def latency(git_dir, head, board, out):
@@ -65,7 +82,7 @@ def latency(git_dir, head, board, out):
                     "#   of 8-byte pointers spaced 64 bytes apart (all lanes load the same address), plain",
                     "#   loads; one warm-up launch, then the minimum of 7 launches of max(LEN, 1e6) loads.",
                     "# columns: footprint_kb (LEN x 64 B / 1024, truncated), ns_per_load, cycles_per_load",
-                ], [r[2:5] for r in rows])
+                ] + LATENCY_METHOD.get(board, []), [r[2:5] for r in rows])
 
 
 def stream(git_dir, head, board, out):
@@ -130,7 +147,7 @@ def bandwidth_table(git_dir, head, board, out, bench, prefix, row, about):
                 f"{name}; clock: not printed by the file", preset, about, rows)
 
 
-L2_CACHE_BOARDS = ("a100_80", "h100_pcie", "h200")
+L2_CACHE_BOARDS = ("a100_80", "h100_pcie", "h200", "l40")
 
 
 def l2_cache(git_dir, head, board, out):
@@ -172,13 +189,24 @@ def gpu_cache(git_dir, head, board, out):
 
 
 def main():
+    global REPO
+    if len(sys.argv) == 6 and sys.argv[1] == "--fork":
+        REPO, rev, git_dir, out = sys.argv[2], sys.argv[3], sys.argv[4], Path(sys.argv[5])
+        head = subprocess.run(["git", "--git-dir", git_dir, "rev-parse", rev], check=True,
+                              capture_output=True, text=True).stdout.strip()
+        out.mkdir(parents=True, exist_ok=True)
+        for b in FORK_BOARDS:
+            l2_cache(git_dir, head, b, out)
+        return
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
     git_dir, out = sys.argv[1], Path(sys.argv[2])
     head = subprocess.run(["git", "--git-dir", git_dir, "rev-parse", "HEAD"], check=True,
                           capture_output=True, text=True).stdout.strip()
     out.mkdir(parents=True, exist_ok=True)
-    for b in ("v100", "a100_40", "a100_80", "h100_pcie"):
+    for b in ("v100", "a100_40", "a100_80", "h100_pcie", "l40"):
         latency(git_dir, head, b, out)
-    for b in ("v100", "a100_40", "a100_80", "h100_pcie", "h200"):
+    for b in ("v100", "a100_40", "a100_80", "h100_pcie", "h200", "l40"):
         stream(git_dir, head, b, out)
     for b in STRIDE_BOARDS:
         strides(git_dir, head, b, out)

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -111,6 +112,46 @@ TEST(CliPresetsTest, ListingNamesEveryPresetWithItsGpuAndSources) {
                            source_path("docs/hardware.md") + "\n"),
             std::string::npos)
       << table.out;
+}
+
+// `presets --detail NAME`: every figure with its kind (docs/hardware.md "How sure a figure is").
+// Every key of every shipped preset carries one; a key without a mark reads "unmarked".
+TEST(CliPresetsTest, DetailGivesEveryFigureOfEveryPresetAKind) {
+  for (const std::string& name : source_presets()) {
+    const CliResult r = run_cli("presets --detail " + name);
+    ASSERT_EQ(r.status, 0) << name << ": " << r.err;
+    EXPECT_NE(r.out.find(", unmarked 0\n"), std::string::npos) << name << ":\n" << r.out;
+    EXPECT_EQ(r.out.find("  unmarked  "), std::string::npos) << name << ":\n" << r.out;
+  }
+  const CliResult b200 = run_cli("presets --detail blackwell-b200");
+  EXPECT_NE(b200.out.find("l2.partitions"), std::string::npos);
+  // The B200's L2 size block names its slices apart: {slices: assumed}.
+  std::istringstream lines(b200.out);
+  std::string line, size, slices;
+  while (std::getline(lines, line)) {
+    if (line.starts_with("l2.size_kb ")) size = line;
+    if (line.starts_with("l2.slices ")) slices = line;
+  }
+  EXPECT_NE(size.find(" vendor "), std::string::npos) << size;
+  EXPECT_NE(slices.find(" assumed "), std::string::npos) << slices;
+}
+
+TEST(CliPresetsTest, DetailShowsAnUnmarkedKeyAndRejectsAnUnknownName) {
+  TempDir dir;
+  {
+    std::ofstream f(dir.file("bare.ini"));
+    f << "# A preset without marks.\n[gpu]\n# {vendor} 8 SMs.\nsm_count = 8\n"
+         "# No mark here.\nclock_mhz = 1000\n";
+  }
+  const CliResult r = run_cli("presets --detail " + dir.file("bare.ini"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("vendor 1,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unmarked 1\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gpu.clock_mhz  1000   unmarked  No mark here."), std::string::npos)
+      << r.out;
+  const CliResult bad = run_cli("presets --detail no-such-gpu");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("preset 'no-such-gpu'"), std::string::npos) << bad.err;
 }
 
 }  // namespace
