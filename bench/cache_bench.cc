@@ -15,7 +15,7 @@ namespace {
 
 struct NullSink {
   void dram_read(Addr, std::uint32_t) {}
-  void dram_write_back(const LineOwner&, Addr, std::uint8_t) {}
+  void dram_write_back(const LineOwner&, Addr, std::uint8_t, std::uint8_t) {}
 };
 
 std::vector<Addr> line_addresses(bool random, std::size_t n, Addr footprint) {

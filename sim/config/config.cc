@@ -298,6 +298,10 @@ const std::vector<KeySpec>& key_table() {
       key("dram.row_miss_penalty", "fraction",
           "extra time of a row miss relative to a row hit (row model)",
           GMS_MEMBER(dram.row_miss_penalty)),
+      key("dram.partial_write_reads", "bool",
+          "a write-back of a sector not wholly written reads its 32 bytes from DRAM first "
+          "(read-modify-write)",
+          GMS_MEMBER(dram.partial_write_reads)),
   };
   return table;
 }

@@ -113,6 +113,9 @@ struct DramConfig {
   std::uint32_t row_bytes{};
   std::uint32_t row_window{};  ///< FR-FCFS reorder window per channel, requests
   double row_miss_penalty{};   ///< extra time per row miss, as a fraction of a hit
+  /// A write-back of a sector not wholly written reads the sector first (32 bytes): the
+  /// memory's read-modify-write (ECC HBM does it; the H200 capture's strided stores show it).
+  bool partial_write_reads{};
 };
 
 struct SimConfig {

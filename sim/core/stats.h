@@ -94,6 +94,9 @@ struct KernelStats {
   /// DRAM write-backs of lines that earlier kernels dirtied (only with persistent L2 contents);
   /// part of the kernel's DRAM write bytes, charged to no instruction.
   std::uint64_t earlier_kernels_write_bytes = 0;
+  /// DRAM reads of partly written sectors of those lines, read before their write-back
+  /// (dram.partial_write_reads); part of the kernel's DRAM read bytes, charged to no instruction.
+  std::uint64_t earlier_kernels_read_bytes = 0;
   // Cached mode: where the kernel ran.
   std::uint32_t resident_ctas_per_sm = 0;
   std::uint32_t carveout_kb = 0;

@@ -18,6 +18,9 @@ struct DramTraffic {
   /// Write-backs of the end-of-kernel L2 flush: part of write_bytes, but not of channel_bytes
   /// (the hardware writes dirty lines back lazily, after the kernel's own traffic).
   std::uint64_t flush_write_bytes = 0;
+  /// Reads of the same flush: the partly written sectors it writes back, read first
+  /// (dram.partial_write_reads); part of read_bytes, not of channel_bytes.
+  std::uint64_t flush_read_bytes = 0;
 };
 
 /// Per-kernel traffic by unit, gathered during the replay (the per-unit vectors are released

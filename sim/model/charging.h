@@ -150,10 +150,26 @@ inline void count_l1(AccessCounters& c, std::uint8_t want, std::uint8_t hits) {
 /// DRAM write per sector, on the channels (DramModel::write_sectors); in the end-of-kernel flush
 /// (`flushing`) it is counted but not timed. Its bytes go to the owner's row when the owner is
 /// of this kernel, else (a line that persisted from an earlier kernel) to the kernel itself.
+/// `partial`: the dirty sectors not wholly written; where the memory reads those before writing
+/// them (dram.partial_write_reads), each is first a 32-byte DRAM read, charged alike.
 [[gnu::always_inline]] inline void charge_write_back(DramModel& dram, KernelStats& stats,
                                                      std::uint32_t kernel_seq, bool flushing,
                                                      const LineOwner& owner, Addr line_addr,
-                                                     std::uint8_t dirty) {
+                                                     std::uint8_t dirty, std::uint8_t partial) {
+  if (partial != 0 && dram.partial_write_reads()) [[unlikely]] {
+    const std::uint32_t read = static_cast<std::uint32_t>(std::popcount(partial)) * kSectorBytes;
+    if (flushing) {
+      dram.flush_read(read);
+    } else {
+      for (std::uint8_t r = partial; r != 0; r &= static_cast<std::uint8_t>(r - 1))
+        dram.access(line_addr + Addr{static_cast<unsigned>(std::countr_zero(r))} * kSectorBytes,
+                    kSectorBytes, false);
+    }
+    if (owner.kernel == kernel_seq)
+      stats.instructions[owner.row].c.dram_read_bytes += read;
+    else
+      stats.earlier_kernels_read_bytes += read;
+  }
   const std::uint32_t bytes = static_cast<std::uint32_t>(std::popcount(dirty)) * kSectorBytes;
   if (flushing)
     dram.flush_write(bytes);

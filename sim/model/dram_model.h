@@ -70,6 +70,14 @@ class DramModel {
     t_.write_bytes += bytes;
     t_.flush_write_bytes += bytes;
   }
+  /// A read of the flush (a partly written sector read before its write-back): likewise.
+  void flush_read(std::uint32_t bytes) {
+    t_.read_bytes += bytes;
+    t_.flush_read_bytes += bytes;
+  }
+
+  /// Whether a write-back of a partly written sector reads it first (dram.partial_write_reads).
+  bool partial_write_reads() const { return cfg_.partial_write_reads; }
 
   /// Drains the row-model windows and returns the kernel's traffic; the model starts over.
   DramTraffic finish();

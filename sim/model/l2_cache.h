@@ -8,10 +8,13 @@
 ///   bytes per sector requested, stride 8 reads 32).
 /// - A write never fetches, even a partial one: written bytes are tracked per sector; a sector
 ///   whose 32 bytes are all written becomes valid, a partial one is dirty but not readable, and
-///   a later read of it misses and fetches (merging). The H200's pattern_store kernels read
-///   almost nothing from DRAM.
+///   a later read of it misses and fetches (merging). The H200's store kernels read nothing
+///   from DRAM while they write whole sectors (store_s1).
 /// - An evicted or flushed line writes its dirty sectors back, 32 bytes each, charged to the
-///   instruction that dirtied the line last.
+///   instruction that dirtied the line last. A dirty sector still not valid (partly written,
+///   never read) is handed to the sink as partial: where the memory reads such a sector before
+///   writing it (dram.partial_write_reads, charging.h), that is a 32-byte DRAM read (the H200's
+///   store_s2 and store_s32 read 97% of their partly written sectors, 32 bytes each).
 ///
 /// Near/far partitions (l2.partitions > 1; L2Partitions in address_map.h says which slices and
 /// SMs belong to which partition). As Jia and Van Sandt describe the A100's L2 (GTC'21 S33322,
@@ -62,8 +65,8 @@ concept DramSink = requires(S s, Addr addr, std::uint32_t bytes, const LineOwner
                             std::uint8_t dirty) {
   s.dram_read(addr, bytes);
   /// A write-back of the dirty 32-byte sectors `dirty` (bit s = sector s) of the line at `addr`
-  /// that `owner` dirtied last.
-  s.dram_write_back(owner, addr, dirty);
+  /// that `owner` dirtied last; `partial` (the last argument) are those not wholly written.
+  s.dram_write_back(owner, addr, dirty, dirty);
 };
 
 template <ReplacementPolicy Policy>
@@ -220,7 +223,8 @@ class L2Cache {
       slices_[s].for_each_line([&](std::size_t slot, std::uint64_t key, std::uint8_t dirty) {
         if (dirty == 0) return;
         const std::size_t global = std::size_t{s} * sets_ * cfg_.ways + slot;
-        write_back(owner_[global], key, dirty, sink);
+        write_back(owner_[global], key, dirty,
+                   static_cast<std::uint8_t>(dirty & ~slices_[s].valid(slot)), sink);
         if (keep) slices_[s].dirty(slot) = 0;
       });
       if (!keep) slices_[s].clear();
@@ -305,7 +309,7 @@ class L2Cache {
         dirty_trend = dirty ? std::min(dirty_trend + 3, 64) : std::max(dirty_trend - 1, 0);
         if (dirty)
           write_back(owner_[base + slice.slot(set, static_cast<std::uint32_t>(way))], ev.key,
-                     ev.dirty_mask, sink);
+                     ev.dirty_mask, ev.partial_mask, sink);
       }
     } else {
       slice.touch(set, static_cast<std::uint32_t>(way));
@@ -355,7 +359,7 @@ class L2Cache {
       if (ev.valid && ev.dirty_mask != 0) {  // a home line of the near partition
         const std::size_t base = std::size_t{m} * sets_ * cfg_.ways;
         write_back(owner_[base + copies.slot(set, static_cast<std::uint32_t>(way))], ev.key,
-                   ev.dirty_mask, sink);
+                   ev.dirty_mask, ev.partial_mask, sink);
       }
     } else if (near_hit == 0) {
       copies.touch(set, static_cast<std::uint32_t>(way));
@@ -436,10 +440,11 @@ class L2Cache {
     }
   }
 
-  /// Writes the dirty sectors of line `key` back to DRAM.
+  /// Writes the dirty sectors of line `key` back to DRAM (`partial`: those not wholly written).
   template <DramSink Sink>
-  void write_back(const LineOwner& owner, std::uint64_t key, std::uint8_t dirty, Sink& sink) const {
-    sink.dram_write_back(owner, key << line_shift_, dirty);
+  void write_back(const LineOwner& owner, std::uint64_t key, std::uint8_t dirty,
+                  std::uint8_t partial, Sink& sink) const {
+    sink.dram_write_back(owner, key << line_shift_, dirty, partial);
   }
 
   L2Config cfg_;

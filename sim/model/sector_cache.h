@@ -37,6 +37,8 @@ struct Eviction {
   bool valid = false;           ///< a line was replaced
   std::uint64_t key = 0;        ///< its line key
   std::uint8_t dirty_mask = 0;  ///< its dirty sectors (write-back traffic)
+  /// Those of them not wholly written (dirty, never valid): a write-back may read them first.
+  std::uint8_t partial_mask = 0;
 };
 
 /// The index of `key` among the `n` tags at `tags`, or -1. Always inlined: SectorCache::find
@@ -117,7 +119,7 @@ class SectorCache {
       way = filled_[set]++;
     } else {
       way = policy_.victim(set);
-      ev = {true, key_[base + way], dirty_or_zero(base + way)};
+      ev = {true, key_[base + way], dirty_or_zero(base + way), partial_or_zero(base + way)};
     }
     key_[base + way] = key;
     masks_[base + way] = MaskEntry{};
@@ -168,6 +170,12 @@ class SectorCache {
   std::uint8_t dirty_or_zero(std::size_t slot) const {
     if constexpr (kWriteBack)
       return masks_[slot].dirty;
+    else
+      return 0;
+  }
+  std::uint8_t partial_or_zero(std::size_t slot) const {
+    if constexpr (kWriteBack)
+      return static_cast<std::uint8_t>(masks_[slot].dirty & ~masks_[slot].valid);
     else
       return 0;
   }

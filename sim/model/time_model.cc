@@ -142,8 +142,10 @@ TimeEstimate estimate_time(const KernelStats& k, const SimConfig& cfg) {
   // bandwidth benchmark) the write-backs one kernel leaves are written while the next one runs,
   // so a store stream cannot outrun the DRAM. The flush is not counted per channel; the hash
   // spreads whole dirty lines evenly, so it adds its share to every channel.
+  // Its reads of partly written sectors (dram.partial_write_reads) likewise.
   const double flush_per_channel =
-      static_cast<double>(p.dram.flush_write_bytes) / std::max<std::uint32_t>(cfg.dram.channels, 1);
+      static_cast<double>(p.dram.flush_write_bytes + p.dram.flush_read_bytes) /
+      std::max<std::uint32_t>(cfg.dram.channels, 1);
   t.dram_ns = (static_cast<double>(max_of(p.dram.channel_bytes)) + flush_per_channel) /
               channel_gbps;  // 1 GB/s = 1 B/ns
   t.l2_ns =

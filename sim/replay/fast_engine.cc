@@ -67,6 +67,7 @@ void add_vector(std::vector<std::uint64_t>& into, const std::vector<std::uint64_
 void add_share(KernelStats& into, const KernelStats& from) {
   into.records += from.records;
   into.earlier_kernels_write_bytes += from.earlier_kernels_write_bytes;
+  into.earlier_kernels_read_bytes += from.earlier_kernels_read_bytes;
   for (std::size_t r = 0; r < from.instructions.size(); ++r)
     into.instructions[r].c += from.instructions[r].c;
   add_vector(into.traffic.l2_slice_sectors, from.traffic.l2_slice_sectors);
@@ -78,6 +79,7 @@ void add_share(KernelStats& into, const KernelStats& from) {
   d.row_hits += f.row_hits;
   d.row_misses += f.row_misses;
   d.flush_write_bytes += f.flush_write_bytes;
+  d.flush_read_bytes += f.flush_read_bytes;
 }
 
 void add_units(TrafficProfile& into, const TrafficProfile& from) {

@@ -42,11 +42,28 @@ std::uint64_t count(std::uint8_t mask) {
 /// persisted, to the kernel itself).
 class CachedMemory : public ref::L2Memory {
  public:
-  explicit CachedMemory(const DramConfig& cfg) : dram(cfg) {}
+  explicit CachedMemory(const DramConfig& cfg)
+      : dram(cfg), partial_reads(cfg.partial_write_reads) {}
 
   void read(Addr addr, std::uint32_t bytes) override { dram.access(addr, bytes, false); }
 
-  void write_back(const ref::Owner& owner, Addr line_addr, std::uint8_t dirty) override {
+  void write_back(const ref::Owner& owner, Addr line_addr, std::uint8_t dirty,
+                  std::uint8_t partial) override {
+    // Where the memory reads a partly written sector before writing it back
+    // (dram.partial_write_reads), that read comes first, charged as the write is.
+    if (partial_reads && partial != 0) {
+      const auto read = static_cast<std::uint32_t>(count(partial)) * ref::kSector;
+      if (flushing) {
+        dram.flush_read(read);
+      } else {
+        for (unsigned s = 0; s < 8; ++s)
+          if (partial >> s & 1u) dram.access(line_addr + s * ref::kSector, ref::kSector, false);
+      }
+      if (owner.kernel == kernel_seq)
+        stats->instructions[owner.row].c.dram_read_bytes += read;
+      else
+        stats->earlier_kernels_read_bytes += read;
+    }
     const auto bytes = static_cast<std::uint32_t>(count(dirty)) * ref::kSector;
     if (flushing) {
       dram.flush_write(bytes);  // counted, not timed
@@ -62,6 +79,7 @@ class CachedMemory : public ref::L2Memory {
   }
 
   ref::PlainDram dram;
+  bool partial_reads;            ///< dram.partial_write_reads
   KernelStats* stats = nullptr;  ///< the current kernel's cached statistics
   std::uint32_t kernel_seq = 0;  ///< the current kernel's sequence number (1, 2, ...)
   bool flushing = false;         ///< write-backs now come from the end-of-kernel flush

@@ -64,6 +64,11 @@ Json kernel_json(const RunReport& r, const KernelStats& k) {
                           {"flush_write_bytes", k.traffic.dram.flush_write_bytes},
                           {"earlier_kernels_write_bytes", k.earlier_kernels_write_bytes}};
   const DramTraffic& d = k.traffic.dram;
+  // Partly written sectors read before their write-back (dram.partial_write_reads): only where
+  // there are any, as the row counts below.
+  if (d.flush_read_bytes != 0) jk["totals"]["dram"]["flush_read_bytes"] = d.flush_read_bytes;
+  if (k.earlier_kernels_read_bytes != 0)
+    jk["totals"]["dram"]["earlier_kernels_read_bytes"] = k.earlier_kernels_read_bytes;
   if (d.row_hits + d.row_misses != 0) {
     jk["totals"]["dram"]["row_hits"] = d.row_hits;
     jk["totals"]["dram"]["row_misses"] = d.row_misses;

@@ -28,6 +28,7 @@ inline KernelSums kernel_sums(const KernelStats& k) {
       s.memory += k.totals[c];
   }
   s.memory.dram_write_bytes += k.earlier_kernels_write_bytes;
+  s.memory.dram_read_bytes += k.earlier_kernels_read_bytes;
   return s;
 }
 

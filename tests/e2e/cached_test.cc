@@ -67,7 +67,7 @@ TEST(CachedTest, DramReadsSectorPairs) {
   EXPECT_EQ(cold[1].total(OpClass::GlobalLoad).dram_read_bytes, 32u * 64 * 32);
 }
 
-TEST(CachedTest, StoresWriteBackWithoutReading) {
+TEST(CachedTest, StoresFetchNothingAndTheirPartlyWrittenSectorsAreReadBeforeTheWriteBack) {
   test::TempDir dir;
   std::string body = "#kernel id=50 name=store grid=1,1,1 block=32,1,1\n";
   for (int i = 0; i < 256; ++i) body += fmt::format("0 STG 4 - 0 0 ffffffff @0x{:x}:4\n", i * 128);
@@ -80,9 +80,16 @@ TEST(CachedTest, StoresWriteBackWithoutReading) {
   EXPECT_EQ(unit.l2_write_sectors, 1024u);
   EXPECT_EQ(unit.dram_write_bytes, 256u * 128);  // written back at the end of the kernel
   const AccessCounters strided = detail::kernel_traffic(ks[1]);
-  EXPECT_EQ(strided.dram_read_bytes, 0u);  // partial sectors are not fetched
   EXPECT_EQ(strided.l2_write_sectors, 16u * 32);
   EXPECT_EQ(strided.dram_write_bytes, 16u * 32 * 32);
+  // A partial sector is not fetched when written; the H200's memory reads it before writing it
+  // back (dram.partial_write_reads): 32 bytes for each of the 512 sectors, 4 bytes written in
+  // each, charged to the store like its write-back. Without that rule, no read at all.
+  EXPECT_EQ(strided.dram_read_bytes, 16u * 32 * 32);
+  EXPECT_EQ(ks[1].instructions.at(0).c.dram_read_bytes, 16u * 32 * 32);
+  const auto plain = run(write_trace(dir, body), SimMode::Cached, {"dram.partial_write_reads=false"});
+  EXPECT_EQ(detail::kernel_traffic(plain[1]).dram_read_bytes, 0u);
+  EXPECT_EQ(detail::kernel_traffic(plain[1]).dram_write_bytes, 16u * 32 * 32);
   // Write-backs are charged to the store that dirtied the line.
   EXPECT_EQ(ks[0].instructions.at(0).c.dram_write_bytes, 256u * 128);
 }

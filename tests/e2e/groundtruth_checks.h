@@ -106,13 +106,6 @@ inline constexpr KnownGap kKnownGaps[] = {
     {106, "dram.read_bytes",
      "64 MiB swept in the 60 MiB L2: the GPU refetches every sweep, the model keeps 4.5% of "
      "the reads (sets that the slice and set hash load lightly)"},
-    {51, "dram.read_bytes",
-     "every sector half written (stride 2): the GPU reads 97% of the written sectors from DRAM "
-     "(32 bytes each, the write-back's read-modify-write of a partly written sector), the "
-     "model never reads for a write (sim/model/l2_cache.h)"},
-    {52, "dram.read_bytes",
-     "4 bytes written per sector (stride 32): likewise, 97% of the written sectors read, 32 "
-     "bytes each (not the 64-byte pair a read miss fetches)"},
 };
 
 /// Compares a simulated figure with the row's `metric` when the row has that metric (an empty
@@ -243,7 +236,10 @@ inline CheckResult check_cached_l1_windows_and_reuse(const Capture& c) {
 }
 
 /// Cached mode on the streams (30-33, 40), the copy (41) and the strided stores (51, 52): L2
-/// read sectors exactly, DRAM read bytes within 1% (the stores' are known gaps: kKnownGaps).
+/// read sectors exactly, DRAM read bytes within 1%; the stores' within 4%: their reads are the
+/// partly written sectors read before their write-back (dram.partial_write_reads), and the GPU
+/// makes the last of those after the kernel's end, as it does the last write-backs (its DRAM
+/// write bytes are 94-97% of the bytes the stores write).
 inline CheckResult check_cached_streams(const Capture& c) {
   CheckResult res;
   for (const CounterRow& r : c.counters.rows) {
@@ -256,7 +252,7 @@ inline CheckResult check_cached_streams(const Capture& c) {
             simulated(k, {"totals", "l2", "read_sectors"}, r.kernel_id, res), "l2.read_sectors");
     compare(res, r, "dram__bytes_read.sum",
             simulated(k, {"totals", "dram", "read_bytes"}, r.kernel_id, res), "dram.read_bytes",
-            {Bound::Relative, 0.01}, kKnownGaps);
+            {Bound::Relative, r.kernel_id >= 51 ? 0.04 : 0.01});
   }
   return res;
 }

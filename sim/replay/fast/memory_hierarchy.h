@@ -119,8 +119,9 @@ template <class L2, class Sink>
 struct L2DramCharges {
   explicit L2DramCharges(const DramConfig& cfg) : dram(cfg) {}
   void dram_read(Addr addr, std::uint32_t bytes) { dram.access(addr, bytes, false); }
-  void dram_write_back(const LineOwner& owner, Addr line_addr, std::uint8_t dirty) {
-    charge_write_back(dram, *stats, kernel_seq, flushing, owner, line_addr, dirty);
+  void dram_write_back(const LineOwner& owner, Addr line_addr, std::uint8_t dirty,
+                       std::uint8_t partial) {
+    charge_write_back(dram, *stats, kernel_seq, flushing, owner, line_addr, dirty, partial);
   }
 
   DramModel dram;

@@ -142,9 +142,11 @@ class OnePassEngine {
       }
       e.dram_[global(c)].access_channel(e.read_channel_, addr, bytes, false);
     }
-    void dram_write_back(std::size_t c, const LineOwner& owner, Addr addr, std::uint8_t dirty) {
+    void dram_write_back(std::size_t c, const LineOwner& owner, Addr addr, std::uint8_t dirty,
+                         std::uint8_t partial) {
       const std::size_t g = global(c);
-      charge_write_back(e.dram_[g], *e.cached_[g], e.kernel_seq_, e.flushing_, owner, addr, dirty);
+      charge_write_back(e.dram_[g], *e.cached_[g], e.kernel_seq_, e.flushing_, owner, addr, dirty,
+                        partial);
     }
   };
 
@@ -153,8 +155,10 @@ class OnePassEngine {
     OnePassEngine& e;
     std::size_t g;
     void dram_read(Addr addr, std::uint32_t bytes) { e.dram_[g].access(addr, bytes, false); }
-    void dram_write_back(const LineOwner& owner, Addr addr, std::uint8_t dirty) {
-      charge_write_back(e.dram_[g], *e.cached_[g], e.kernel_seq_, e.flushing_, owner, addr, dirty);
+    void dram_write_back(const LineOwner& owner, Addr addr, std::uint8_t dirty,
+                         std::uint8_t partial) {
+      charge_write_back(e.dram_[g], *e.cached_[g], e.kernel_seq_, e.flushing_, owner, addr, dirty,
+                        partial);
     }
   };
 

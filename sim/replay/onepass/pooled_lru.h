@@ -73,7 +73,8 @@ class PooledLru {
       order[way] = static_cast<std::uint16_t>(way);  // last: moved to the front below
     } else {
       way = order[ways_ - 1];
-      ev = {true, keys_[base + way], masks_[base + way].dirty};
+      ev = {true, keys_[base + way], masks_[base + way].dirty,
+            static_cast<std::uint8_t>(masks_[base + way].dirty & ~masks_[base + way].valid)};
     }
     keys_[base + way] = key;
     masks_[base + way] = {};

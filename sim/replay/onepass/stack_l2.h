@@ -34,14 +34,20 @@
 namespace gms {
 
 /// Where StackL2 charges configuration c's results: its counters of the row being replayed, its
-/// DRAM reads, and write-backs of the dirty sectors `dirty` of the line at `addr`.
+/// DRAM reads, and write-backs of the dirty sectors `dirty` of the line at `addr` (the last
+/// argument: those of them not wholly written, as L2Cache hands them).
 template <class S>
 concept StackL2Sink = requires(S s, std::size_t c, Addr addr, std::uint32_t bytes,
                                const LineOwner& owner, std::uint8_t dirty) {
   { s.counters(c) } -> std::same_as<AccessCounters&>;
   s.dram_read(c, addr, bytes);
-  s.dram_write_back(c, owner, addr, dirty);
+  s.dram_write_back(c, owner, addr, dirty, dirty);
 };
+
+/// The dirty sectors of `st` not wholly written (never valid).
+inline std::uint8_t partial_of(const StackSectors& st) {
+  return static_cast<std::uint8_t>(st.dirty & ~st.valid);
+}
 
 /// The sets of each L2 slice: the capacity over slices x ways x line size (as L2Cache sizes it).
 inline std::uint32_t l2_sets_per_slice(const L2Config& cfg) {
@@ -134,7 +140,8 @@ class StackL2 {
         l.single->for_each_line([&](std::size_t slot, std::uint64_t key, std::uint8_t dirty) {
           if (dirty != 0)
             sink.dram_write_back(l.configs[0], owner_of(l, static_cast<std::uint32_t>(slot)),
-                                 key << 7, dirty);
+                                 key << 7, dirty,
+                                 static_cast<std::uint8_t>(dirty & ~l.single->valid(slot)));
         });
         l.single->clear();
         continue;
@@ -142,8 +149,10 @@ class StackL2 {
       auto flush_stack = [&](auto& stack) {
         for (std::size_t c = 0; c < l.configs.size(); ++c)
           stack.for_each_resident(c, [&](std::uint32_t slot, std::uint64_t key) {
-            const std::uint8_t dirty = stack.state(slot, c).dirty;
-            if (dirty != 0) sink.dram_write_back(l.configs[c], owner_of(l, slot), key << 7, dirty);
+            const StackSectors st = stack.state(slot, c);
+            if (st.dirty != 0)
+              sink.dram_write_back(l.configs[c], owner_of(l, slot), key << 7, st.dirty,
+                                   partial_of(st));
           });
         stack.clear();
       };
@@ -213,7 +222,8 @@ class StackL2 {
           way = static_cast<std::int32_t>(tags.allocate(set, key, ev));
           slot = static_cast<std::uint32_t>(tags.slot(set, static_cast<std::uint32_t>(way)));
           if (ev.valid && ev.dirty_mask != 0)  // its owner is still the victim's
-            sink.dram_write_back(l.configs[0], owner_of(l, slot), ev.key << 7, ev.dirty_mask);
+            sink.dram_write_back(l.configs[0], owner_of(l, slot), ev.key << 7, ev.dirty_mask,
+                                 ev.partial_mask);
         } else {
           tags.touch(set, static_cast<std::uint32_t>(way));
           slot = static_cast<std::uint32_t>(tags.slot(set, static_cast<std::uint32_t>(way)));
@@ -236,8 +246,10 @@ class StackL2 {
   template <class Sink, class Stack>
   static auto evict_to(Sink& sink, Level& l, Stack& stack) {
     return [&sink, &l, &stack](std::size_t c, std::uint64_t victim, std::uint32_t slot) {
-      const std::uint8_t dirty = stack.state(slot, c).dirty;
-      if (dirty != 0) sink.dram_write_back(l.configs[c], owner_of(l, slot), victim << 7, dirty);
+      const StackSectors st = stack.state(slot, c);
+      if (st.dirty != 0)
+        sink.dram_write_back(l.configs[c], owner_of(l, slot), victim << 7, st.dirty,
+                             partial_of(st));
     };
   }
 

@@ -49,6 +49,11 @@ void PlainDram::flush_write(std::uint32_t bytes) {
   t_.flush_write_bytes += bytes;
 }
 
+void PlainDram::flush_read(std::uint32_t bytes) {
+  t_.read_bytes += bytes;
+  t_.flush_read_bytes += bytes;
+}
+
 DramTraffic PlainDram::finish() {
   for (std::uint32_t ch = 0; ch < window_.size(); ++ch)
     while (!window_[ch].empty()) serve_one(ch);

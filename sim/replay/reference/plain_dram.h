@@ -33,6 +33,8 @@ class PlainDram {
   /// any channel's bytes or the row model (the hardware drains dirty lines lazily, after the
   /// kernel's own traffic).
   void flush_write(std::uint32_t bytes);
+  /// A read of the end-of-kernel flush (a partly written sector read first): counted, not timed.
+  void flush_read(std::uint32_t bytes);
 
   /// The bytes read and written so far in the kernel.
   std::uint64_t bytes() const { return t_.read_bytes + t_.write_bytes; }

@@ -56,7 +56,8 @@ PlainL2::Place PlainL2::locate(Addr addr, L2Memory& memory) {
   Evicted gone;
   p.way = slice.allocate(p.set, key, gone);
   if (gone.any && gone.line.dirty != 0)
-    memory.write_back(gone.line.owner, gone.line.key * cfg_.line_bytes, gone.line.dirty);
+    memory.write_back(gone.line.owner, gone.line.key * cfg_.line_bytes, gone.line.dirty,
+                      static_cast<std::uint8_t>(gone.line.dirty & ~gone.line.valid));
   return p;
 }
 
@@ -147,7 +148,8 @@ void PlainL2::read_far(Addr line_addr, std::uint8_t want, std::uint32_t home, st
     copy = copies.allocate(set, key, gone, cfg_.copy_insert_pct * (cfg_.ways - 1) / 100);
     // The mirror slice is another line's home slice: its victim may be dirty.
     if (gone.any && gone.line.dirty != 0)
-      memory.write_back(gone.line.owner, gone.line.key * cfg_.line_bytes, gone.line.dirty);
+      memory.write_back(gone.line.owner, gone.line.key * cfg_.line_bytes, gone.line.dirty,
+                        static_cast<std::uint8_t>(gone.line.dirty & ~gone.line.valid));
   } else if (near_hit == 0) {
     copies.touch(set, copy);
   }
@@ -202,7 +204,9 @@ void PlainL2::flush(L2Memory& memory) {
   for (PlainSectorCache& slice : slices_) {
     for (std::vector<Way>& set : slice.all_sets())
       for (const Way& w : set)
-        if (w.used && w.dirty != 0) memory.write_back(w.owner, w.key * cfg_.line_bytes, w.dirty);
+        if (w.used && w.dirty != 0)
+          memory.write_back(w.owner, w.key * cfg_.line_bytes, w.dirty,
+                            static_cast<std::uint8_t>(w.dirty & ~w.valid));
     slice.clear();
   }
 }

@@ -43,8 +43,9 @@ class L2Memory {
   /// A fetch of `bytes` at `addr`.
   virtual void read(Addr addr, std::uint32_t bytes) = 0;
   /// A write-back of the dirty sectors `dirty` (bit s = sector s) of the line at `line_addr`,
-  /// which `owner` wrote last.
-  virtual void write_back(const Owner& owner, Addr line_addr, std::uint8_t dirty) = 0;
+  /// which `owner` wrote last; `partial`: those of them that hold no data (partly written).
+  virtual void write_back(const Owner& owner, Addr line_addr, std::uint8_t dirty,
+                          std::uint8_t partial) = 0;
 };
 
 class PlainL2 {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 namespace gms {
@@ -18,7 +19,9 @@ struct RecordingSink {
     read_bytes += b;
     read_addrs.push_back(a);
   }
-  void dram_write_back(const LineOwner& o, Addr line, std::uint8_t dirty) {
+  std::vector<std::uint8_t> partials;  ///< per write-back: its sectors not wholly written
+  void dram_write_back(const LineOwner& o, Addr line, std::uint8_t dirty, std::uint8_t partial) {
+    partials.push_back(partial);
     if (owners.empty() || owners.back().row != o.row || owners.back().kernel != o.kernel)
       owners.push_back(o);
     for (unsigned s = 0; s < 8; ++s)
@@ -109,6 +112,25 @@ TEST(L2CacheTest, PartialWriteIsNotReadableUntilFetched) {
   AccessCounters r;
   l2.read(0x80, 0b0001, r, sink);
   EXPECT_EQ(r.l2_read_sector_hits, 1u);
+}
+
+TEST(L2CacheTest, AWriteBackSaysWhichOfItsSectorsWereOnlyPartlyWritten) {
+  // Line 0: sector 0 half written, sector 1 whole. Line 1: sector 0 half written, then read
+  // (the fetch merges it: it holds data). Line 2: sector 0 written in two halves. Only line 0's
+  // sector 0 is handed over as partial (what dram.partial_write_reads reads before writing).
+  auto l2 = make(small_l2());
+  RecordingSink sink;
+  AccessCounters c;
+  l2.write({0x0, 0b0011, {0x0000ffffu, 0xffffffffu, 0, 0}}, {1, 0}, c, sink);
+  l2.write({0x80, 0b0001, {0x0000ffffu, 0, 0, 0}}, {1, 0}, c, sink);
+  l2.read(0x80, 0b0001, c, sink);
+  l2.write({0x100, 0b0001, {0x0000ffffu, 0, 0, 0}}, {1, 0}, c, sink);
+  l2.write({0x100, 0b0001, {0xffff0000u, 0, 0, 0}}, {1, 0}, c, sink);
+  l2.flush(sink, /*keep=*/false);
+  ASSERT_EQ(sink.write_addrs.size(), 4u);  // 2 + 1 + 1 dirty sectors
+  std::vector<std::uint8_t> partials = sink.partials;
+  std::sort(partials.begin(), partials.end());
+  EXPECT_EQ(partials, (std::vector<std::uint8_t>{0, 0, 0b0001}));
 }
 
 TEST(L2CacheTest, BytesWrittenBeforeAnEvictionOrFlushDoNotCompleteALaterSector) {
