@@ -11,7 +11,8 @@
 ///   that holds a missing sector is read, and all its sectors become valid.
 /// - A write never fetches: the bytes written to a sector without data are kept; a sector whose
 ///   32 bytes are all written becomes valid; a partly written one is dirty but unreadable until a
-///   read fetches it (merging).
+///   read fetches it (merging). Its write-back hands the memory the dirty sectors that hold no
+///   data as partial (the engine reads those first where dram.partial_write_reads says so).
 /// - An atomic is a read-modify-write at L2: missing sectors are fetched, and it dirties them.
 /// - A line pushed out, or left at the end of a kernel, writes its dirty sectors back, charged
 ///   to the instruction that wrote the line last.
