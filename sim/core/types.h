@@ -41,8 +41,8 @@ enum class Op : std::uint8_t {
   TMARED,
   TMAMC
 };
-inline constexpr int kOpCount = 8;       ///< the ops trace formats spell
-inline constexpr int kAllOpCount = 13;   ///< with the bulk ops
+inline constexpr int kOpCount = 8;              ///< the ops trace formats spell
+inline constexpr int kAllOpCount = 13;          ///< with the bulk ops
 inline constexpr unsigned kBulkLaneBytes = 16;  ///< TMA transfers are 16-byte aligned units
 
 /// The statistic classes of the JSON contract. Atomics and reductions share one class.
@@ -60,7 +60,7 @@ inline constexpr int kOpClassCount = 8;
 
 constexpr std::string_view op_name(Op op) {
   constexpr std::array<std::string_view, kAllOpCount> names{
-      "LDG", "STG",   "LDS",   "STS",   "LDL",   "STL", "ATOMG",
+      "LDG", "STG",   "LDS",   "STS",   "LDL",    "STL",  "ATOMG",
       "RED", "TMALD", "TMAST", "TMAPF", "TMARED", "TMAMC"};
   return names[static_cast<int>(op)];
 }
@@ -102,7 +102,7 @@ constexpr OpClass op_class(Op op) {
 /// JSON/CSV key of a class, e.g. "global_load".
 constexpr std::string_view op_class_key(OpClass c) {
   constexpr std::array<std::string_view, kOpClassCount> keys{
-      "global_load",   "global_store", "local_load",  "local_store",
+      "global_load",   "global_store", "local_load",   "local_store",
       "global_atomic", "shared_load",  "shared_store", "tma"};
   return keys[static_cast<int>(c)];
 }

@@ -18,8 +18,7 @@ RecordUse record_use(Op op, const AccessCounters& before, const AccessCounters& 
   u.l2_far_hits = far_hits;
   u.dram_sectors = d.l2_read_sector_misses;
   // An atomic is performed at the L2: served there, or by DRAM where its line was fetched.
-  if (is_atomic(op))
-    (d.dram_read_bytes != 0 ? u.dram_sectors : u.l2_hits) += d.l2_atomic_sectors;
+  if (is_atomic(op)) (d.dram_read_bytes != 0 ? u.dram_sectors : u.l2_hits) += d.l2_atomic_sectors;
   return u;
 }
 

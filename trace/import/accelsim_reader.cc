@@ -1222,9 +1222,9 @@ void AccelSimReader::push_bulk_records(std::uint64_t pc, detail::BulkDirection d
   // A multicast load reads its bytes once (the TMALD records) and writes them into the shared
   // memory of every CTA of its mask: one TMAMC run per receiver past the first (WarpInstr has no
   // spare field for a receiver count; a run of its own also keeps the L2 traffic in one place).
-  const std::uint64_t receivers =
-      op == Op::TMALD && tma.multicast ? static_cast<std::uint64_t>(std::popcount(tma.cta_mask))
-                                       : 1;
+  const std::uint64_t receivers = op == Op::TMALD && tma.multicast
+                                      ? static_cast<std::uint64_t>(std::popcount(tma.cta_mask))
+                                      : 1;
   const std::vector<std::uint64_t>& units = tma_.units();
   for (std::uint64_t copy = 0; copy < std::max<std::uint64_t>(receivers, 1); ++copy) {
     const Op record_op = copy == 0 ? op : Op::TMAMC;

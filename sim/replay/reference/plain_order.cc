@@ -100,7 +100,7 @@ ScheduleTotals replay_in_progress_order(
     const Op op = records[w.records.front()].op;
     if (op == Op::STG || op == Op::STS || op == Op::STL) {
       for (double l : w.loads) at = std::max(at, l);
-    } else if (w.loads.size() == n) {
+    } else if (w.loads.size() == n && !is_bulk(op)) {  // a bulk copy takes no load slot
       at = std::max(at, w.loads.front());
     }
     return at;
