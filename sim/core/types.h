@@ -114,10 +114,17 @@ constexpr bool is_shared(Op op) {
 /// the coalescer's load transaction size (LDG, LDL: the accesses the L1 may cache); stores and
 /// atomics use the store size.
 constexpr bool is_global_load(Op op) {
-  return op == Op::LDG || op == Op::LDL || op == Op::TMALD || op == Op::TMAPF;
+  // One bit per op (a shift and a test: these sit on the per-line path of the cold model).
+  constexpr std::uint32_t kLoads =
+      1u << static_cast<int>(Op::LDG) | 1u << static_cast<int>(Op::LDL) |
+      1u << static_cast<int>(Op::TMALD) | 1u << static_cast<int>(Op::TMAPF);
+  return kLoads >> static_cast<int>(op) & 1u;
 }
 constexpr bool is_store(Op op) {
-  return op == Op::STG || op == Op::STS || op == Op::STL || op == Op::TMAST;
+  constexpr std::uint32_t kStores =
+      1u << static_cast<int>(Op::STG) | 1u << static_cast<int>(Op::STS) |
+      1u << static_cast<int>(Op::STL) | 1u << static_cast<int>(Op::TMAST);
+  return kStores >> static_cast<int>(op) & 1u;
 }
 /// A read-modify-write at the L2 (ATOMG, RED, TMARED).
 constexpr bool is_atomic(Op op) {
