@@ -36,6 +36,8 @@ struct AccessCounters {
   std::uint64_t l2_atomic_sectors = 0;  ///< 32-byte sectors updated by atomics at L2
   std::uint64_t dram_read_bytes = 0;    ///< DRAM reads caused by this instruction's L2 misses
   std::uint64_t dram_write_bytes = 0;   ///< write-backs of lines this instruction dirtied last
+  /// Bulk ops only (TMALD, TMAMC): bytes written into shared memory (per receiving CTA).
+  std::uint64_t shared_bytes_written = 0;
 
   /// Field-wise sum and difference (region-of-interest deltas). Every field is a uint64_t
   /// counter, so they run over the struct as an array; inline, since the replay adds one record's
@@ -62,9 +64,9 @@ struct AccessCounters {
   friend bool operator==(const AccessCounters&, const AccessCounters&) = default;
 
  private:
-  using Fields = std::array<std::uint64_t, 20>;
+  using Fields = std::array<std::uint64_t, 21>;
 };
-static_assert(sizeof(AccessCounters) == 20 * sizeof(std::uint64_t),
+static_assert(sizeof(AccessCounters) == 21 * sizeof(std::uint64_t),
               "AccessCounters holds only uint64_t counters (operator+= relies on it)");
 
 /// One row of the per-instruction report: a static instruction (inst id, op, size).

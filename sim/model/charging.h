@@ -18,8 +18,10 @@
 
 namespace gms {
 
-/// The coalescing counts of one execution of a global, local or atomic instruction, both modes.
-inline void charge_access(const CoalesceCounts& a, AccessCounters& c) {
+/// The coalescing counts of one execution of a global, local, atomic or bulk instruction `op`,
+/// both modes. A bulk load (TMALD) writes its bytes into the issuing CTA's shared memory.
+inline void charge_access(Op op, const CoalesceCounts& a, AccessCounters& c) {
+  if (op == Op::TMALD) c.shared_bytes_written += a.bytes_requested;
   c.instructions += 1;
   c.requests += 1;
   c.active_threads += a.active_threads;
@@ -32,8 +34,11 @@ inline void charge_access(const CoalesceCounts& a, AccessCounters& c) {
 }
 
 /// One global, local or atomic request's L1 traffic on SM `sm`: its sectors, and its tag lookups
-/// and data wavefronts (l1_pipe.h), the time model's L1 term.
-inline void charge_l1_pipe(const CoalesceCounts& a, std::uint32_t sm, TrafficProfile& units) {
+/// and data wavefronts (l1_pipe.h), the time model's L1 term. A bulk op (`op`) has none: the TMA
+/// unit moves its bytes between the L2 and shared memory, past the L1TEX pipeline.
+inline void charge_l1_pipe(Op op, const CoalesceCounts& a, std::uint32_t sm,
+                           TrafficProfile& units) {
+  if (is_bulk(op)) return;
   units.sm_l1_sectors[sm] += a.sectors;
   units.sm_l1_tag_lookups[sm] += a.tag_lookups;
   units.sm_l1_data_wavefronts[sm] += a.data_wavefronts;
@@ -46,6 +51,8 @@ inline void charge_cold_hierarchy(Op op, const CoalesceCounts& a, AccessCounters
   switch (op) {
     case Op::LDG:
     case Op::LDL:
+    case Op::TMALD:  // bulk reads bypass the L1: a miss there by definition, as LDG's that do
+    case Op::TMAPF:
       c.l1_sector_misses += a.sectors;
       c.l2_read_sectors += a.sectors;
       c.l2_read_sector_misses += a.sectors;
@@ -53,18 +60,29 @@ inline void charge_cold_hierarchy(Op op, const CoalesceCounts& a, AccessCounters
       break;
     case Op::STG:
     case Op::STL:
+    case Op::TMAST:
       c.l2_write_sectors += a.sectors;
       c.dram_write_bytes += bytes;
       break;
     case Op::ATOMG:
     case Op::RED:
+    case Op::TMARED:
       c.l2_atomic_sectors += a.sectors;
       c.dram_read_bytes += bytes;
       break;
     case Op::LDS:
     case Op::STS:
+    case Op::TMAMC:  // shared-memory bytes only (charge_bulk_delivery)
       break;
   }
+}
+
+/// One TMAMC record (a multicast load's delivery of `active` 16-byte lanes to one more CTA of its
+/// mask): shared-memory bytes written, no global traffic, no request; its bytes are the TMALD
+/// records' (bytes_requested counts them once). Both modes.
+inline void charge_bulk_delivery(std::uint64_t active, AccessCounters& c) {
+  c.instructions += 1;
+  c.shared_bytes_written += active * kBulkLaneBytes;
 }
 
 /// One execution of a shared-memory instruction with `active` lanes of `size` bytes that the
@@ -129,12 +147,13 @@ constexpr bool writes_l2(L2AccessKind kind) {
 }
 
 /// Cached mode: how the lines of an operation go through the hierarchy. LDL always, and LDG when
-/// the L1 caches global loads, look up L1; other loads bypass it; stores write through to L2;
-/// atomics and reductions are read-modify-writes at L2.
+/// the L1 caches global loads, look up L1; other loads (bulk reads and prefetches included)
+/// bypass it; stores (bulk stores included) write through to L2; atomics and reductions (bulk
+/// reductions included) are read-modify-writes at L2.
 constexpr L2AccessKind l2_access_kind(Op op, const L1Config& l1) {
   if (op == Op::LDL || (op == Op::LDG && l1.caches_global_loads)) return L2AccessKind::CachedLoad;
   if (is_global_load(op)) return L2AccessKind::Load;
-  if (op == Op::ATOMG || op == Op::RED) return L2AccessKind::Atomic;
+  if (is_atomic(op)) return L2AccessKind::Atomic;
   return L2AccessKind::Store;
 }
 

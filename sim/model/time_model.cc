@@ -259,7 +259,7 @@ Roofline roofline(const KernelStats& k, const SimConfig& cfg) {
   if (k.kernel.flops == 0) return {};
   std::uint64_t cold_bytes = 0;
   for (OpClass c : {OpClass::GlobalLoad, OpClass::GlobalStore, OpClass::LocalLoad,
-                    OpClass::LocalStore, OpClass::GlobalAtomic})
+                    OpClass::LocalStore, OpClass::GlobalAtomic, OpClass::Tma})
     cold_bytes += k.total(c).bytes_fetched;
   const double flops = static_cast<double>(k.kernel.flops);
   const double intensity_cold = cold_bytes == 0 ? 0 : flops / static_cast<double>(cold_bytes);

@@ -8,8 +8,9 @@ RecordUse record_use(Op op, const AccessCounters& before, const AccessCounters& 
                      std::uint64_t far_hits, std::uint64_t dram_bytes, double pipe_cycles) {
   const AccessCounters d = after - before;
   RecordUse u;
-  u.waits = !is_store(op);  // loads and atomics wait for their data, as the time model counts
-  u.store = is_store(op);
+  u.waits = waits_for_data(op);  // loads and atomics wait for their data, as the time model counts
+  // A bulk store reads shared memory, not registers: it waits for no load of the warp.
+  u.store = is_store(op) && !is_bulk(op);
   u.pipe_cycles = pipe_cycles;
   u.l2_sectors = d.l2_read_sectors + d.l2_write_sectors + d.l2_atomic_sectors;
   u.dram_bytes = dram_bytes;
@@ -17,8 +18,7 @@ RecordUse record_use(Op op, const AccessCounters& before, const AccessCounters& 
   u.l2_far_hits = far_hits;
   u.dram_sectors = d.l2_read_sector_misses;
   // An atomic is performed at the L2: served there, or by DRAM where its line was fetched.
-  if (op_class(op) == OpClass::GlobalAtomic)
-    (d.dram_read_bytes != 0 ? u.dram_sectors : u.l2_hits) += d.l2_atomic_sectors;
+  if (is_atomic(op)) (d.dram_read_bytes != 0 ? u.dram_sectors : u.l2_hits) += d.l2_atomic_sectors;
   return u;
 }
 

@@ -689,7 +689,7 @@ class FastReplayer {
       if constexpr (!kColdOnly)
         w.stage->set_record(static_cast<std::uint32_t>(window_records_ + i));
       if constexpr (kCoalesced) {
-        if (i < coalesced && !is_shared(batch[i].op)) {
+        if (i < coalesced && is_global_access(batch[i].op)) {
           coalesce_ahead_->take(slot, i, w.r.access);
           w.r.add_access(batch[i], row_of(batch[i]), sm_of(batch[i], sms_));
           continue;

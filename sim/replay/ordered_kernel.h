@@ -70,7 +70,7 @@ class OrderedKernel {
     }
     auto queue = [&](std::uint32_t warp) {
       const Op op = op_of(records_[warps_[warp].first]);
-      scheduler.ready(warp, !is_store(op), is_store(op));
+      scheduler.ready(warp, waits_for_data(op), is_store(op) && !is_bulk(op));
     };
     started_.clear();
     scheduler.start(std::max<std::uint32_t>(slots, 1), started_);

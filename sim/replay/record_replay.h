@@ -54,6 +54,15 @@ struct RecordReplay {
   [[gnu::always_inline]] void add(WarpInstr& w, std::uint32_t r, std::uint32_t sm) {
     // Charged straight into the rows (building a zeroed 160-byte record and adding it was 15% of
     // a cold replay).
+    if (w.op == Op::TMAMC) {  // a multicast delivery: shared-memory bytes only
+      const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
+      for (auto* k : {&cold, &cached})
+        if (*k) {
+          charge_bulk_delivery(active, (*k)->instructions[r].c);
+          ++(*k)->records;
+        }
+      return;
+    }
     if (is_shared(w.op)) {
       if (!w.lanes_complete) complete_strided_lanes(w);
       const BankAccess b = arbiter.arbitrate(w);
@@ -78,17 +87,17 @@ struct RecordReplay {
   /// `access` (fast/coalesce_ahead.h).
   [[gnu::always_inline]] void add_access(const WarpInstr& w, std::uint32_t r, std::uint32_t sm) {
     if constexpr (!kColdOnly) {
-      charge_l1_pipe(access, sm, traffic);
-      if (!is_store(w.op)) ++traffic.load_requests;  // loads and atomics wait for their data
+      charge_l1_pipe(w.op, access, sm, traffic);
+      if (waits_for_data(w.op)) ++traffic.load_requests;  // loads and atomics wait for their data
       if (cold) {
         AccessCounters& c = cold->instructions[r].c;
-        charge_access(access, c);
+        charge_access(w.op, access, c);
         cold_model.access(w.op, access, c);
         ++cold->records;
       }
       if (cached) {
         AccessCounters& c = cached->instructions[r].c;
-        charge_access(access, c);
+        charge_access(w.op, access, c);
         hierarchy->access(w, sm, access, r, c);
         ++cached->records;
       }

@@ -204,6 +204,18 @@ class ReferenceEngine {
     const std::uint32_t row = row_of(w);
     for (auto* k : {&cold_, &cached_})
       if (*k) ++(*k)->records;
+    if (w.op == Op::TMAMC) {
+      // A multicast load's delivery to one more CTA of its mask: shared-memory bytes only (the
+      // TMALD records before it read the data once).
+      for (auto* k : {&cold_, &cached_}) {
+        if (!*k) continue;
+        AccessCounters& c = (*k)->instructions[row].c;
+        const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
+        c.instructions += 1;
+        c.shared_bytes_written += active * kBulkLaneBytes;
+      }
+      return;
+    }
     if (is_shared(w.op)) {
       const ref::Wavefronts b = ref::arbitrate(cfg_.shared, w);
       units_.sm_shared_wavefronts[sm] += b.actual;
@@ -221,11 +233,14 @@ class ReferenceEngine {
       return;
     }
     const PlainAccess a = ref::coalesce(cfg_.coalescer, w);
-    units_.sm_l1_sectors[sm] += a.sectors;
-    const ref::PlainPipe pipe = ref::l1_pipe(w);
-    units_.sm_l1_tag_lookups[sm] += pipe.tag_lookups;
-    units_.sm_l1_data_wavefronts[sm] += pipe.data_wavefronts;
-    if (!is_store(w.op)) ++units_.load_requests;  // loads and atomics wait for their data
+    if (!is_bulk(w.op)) {  // the TMA unit moves bulk bytes past the L1TEX pipeline
+      units_.sm_l1_sectors[sm] += a.sectors;
+      const ref::PlainPipe pipe = ref::l1_pipe(w);
+      units_.sm_l1_tag_lookups[sm] += pipe.tag_lookups;
+      units_.sm_l1_data_wavefronts[sm] += pipe.data_wavefronts;
+    }
+    // Loads and atomics wait for their data; a bulk copy completes on an mbarrier instead.
+    if (!is_store(w.op) && !is_bulk(w.op)) ++units_.load_requests;
     for (auto* k : {&cold_, &cached_}) {
       if (!*k) continue;
       AccessCounters& c = (*k)->instructions[row].c;
@@ -238,6 +253,7 @@ class ReferenceEngine {
       c.transactions += a.transactions;
       c.lines += a.lines;
       c.bytes_fetched += std::uint64_t{a.transactions} * a.segment_bytes;
+      if (w.op == Op::TMALD) c.shared_bytes_written += a.bytes_requested;  // the issuing CTA's
     }
     if (cold_) cold_model_.access(w.op, a, cold_->instructions[row].c);
     if (cached_) replay_cached_lines(w.op, sm, row, a);
@@ -245,8 +261,9 @@ class ReferenceEngine {
 
   /// Cached mode: each line of the access, in address order, through SM `sm`'s L1 (loads it
   /// caches: LDL, and LDG when l1.caches_global_loads) and the L2, charged to row `row`. Other
-  /// loads bypass the L1 (their sectors miss there by definition); stores write through to L2;
-  /// atomics and reductions are read-modify-writes at L2.
+  /// loads (bulk reads and prefetches included) bypass the L1 (their sectors miss there by
+  /// definition); stores (bulk ones included) write through to L2; atomics and reductions (bulk
+  /// ones included) are read-modify-writes at L2.
   void replay_cached_lines(Op op, std::uint32_t sm, std::uint32_t row, const PlainAccess& a) {
     AccessCounters& c = cached_->instructions[row].c;
     const ref::Owner owner{memory_.kernel_seq, row};

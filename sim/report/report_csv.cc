@@ -17,7 +17,11 @@ void print_csv(std::ostream& out, const RunReport& r) {
   for (const Metric* s : kHierarchyStats) fmt::print(out, ",{}", s->name);
   // `run --pattern` only: the default columns stay as they were.
   const bool patterns = !r.patterns.empty();
-  fmt::print(out, ",line{}\n", patterns ? ",pattern" : "");
+  // Only where a kernel has TMA rows (bulk ops): files without them keep their columns.
+  bool bulk = false;
+  for (const KernelStats& k : r.kernels)
+    for (const InstrStats& i : k.instructions) bulk = bulk || is_bulk(i.op);
+  fmt::print(out, ",line{}{}\n", patterns ? ",pattern" : "", bulk ? ",shared_bytes_written" : "");
   for (const KernelStats& k : r.kernels) {
     const auto lines = line_map(k.kernel);
     for (const InstrStats& i : k.instructions) {
@@ -33,6 +37,7 @@ void print_csv(std::ostream& out, const RunReport& r) {
       const auto l = lines.find(i.inst);
       fmt::print(out, ",{}", l == lines.end() ? std::string() : std::to_string(l->second));
       if (patterns) fmt::print(out, ",{}", r.pattern_of(k.kernel.id, i));
+      if (bulk) fmt::print(out, ",{}", c.shared_bytes_written);
       fmt::print(out, "\n");
     }
   }

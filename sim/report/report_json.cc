@@ -10,7 +10,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json counters_json(const AccessCounters& c, bool shared) {
+/// `bulk`: the class or a row of the bulk ops (TMA), which also write shared memory.
+Json counters_json(const AccessCounters& c, bool shared, bool bulk = false) {
   Json j;
   if (shared) {
     for (const Metric* s : kSharedStats) j[s->name] = s->count(c);
@@ -20,6 +21,7 @@ Json counters_json(const AccessCounters& c, bool shared) {
   for (const Metric* s : kMemoryStats) j[s->name] = s->count(c);
   j["efficiency"] = efficiency(c);
   for (const Metric* s : kHierarchyStats) j[s->name] = s->count(c);
+  if (bulk) j["shared_bytes_written"] = c.shared_bytes_written;
   return j;
 }
 
@@ -51,7 +53,10 @@ Json kernel_json(const RunReport& r, const KernelStats& k) {
                        {"l1_bytes", k.l1_bytes}};
   for (int c = 0; c < kOpClassCount; ++c) {
     const auto cls = static_cast<OpClass>(c);
-    jk["totals"][std::string(op_class_key(cls))] = counters_json(k.totals[c], is_shared_class(cls));
+    // The TMA class only where the kernel has some: files without it keep their output.
+    if (cls == OpClass::Tma && k.totals[c].instructions == 0) continue;
+    jk["totals"][std::string(op_class_key(cls))] =
+        counters_json(k.totals[c], is_shared_class(cls), cls == OpClass::Tma);
   }
   const AccessCounters t = kernel_traffic(k);
   jk["totals"]["l2"] = {{"read_sectors", t.l2_read_sectors},
@@ -113,7 +118,7 @@ Json kernel_json(const RunReport& r, const KernelStats& k) {
     row["size"] = i.size;
     row["class"] = op_class_key(op_class(i.op));
     if (!is_shared(i.op)) row["segment_bytes"] = i.segment_bytes;
-    row.update(counters_json(i.c, is_shared(i.op)));
+    row.update(counters_json(i.c, is_shared(i.op), is_bulk(i.op)));
     if (!r.patterns.empty()) row["pattern"] = r.pattern_of(k.kernel.id, i);  // run --pattern
     rows.push_back(std::move(row));
   }

@@ -76,6 +76,15 @@ void print_class_totals(std::ostream& out, const KernelStats& k) {
       class_row(out, op_class_key(cls), c.instructions, c.active_threads, c.sectors, c.transactions,
                 c.lines, c.bytes_requested, c.bytes_fetched, efficiency_cell(c), "-", "-");
   }
+  // The TMA class's own line (docs/statistics.md, "TMA and bulk copies"), only where it has
+  // records.
+  if (const AccessCounters& t = k.total(OpClass::Tma); t.instructions != 0)
+    fmt::print(out,
+               "  tma: {} requests, {} bytes, L2 sectors {} read ({} hit), {} written, {} atomic; "
+               "DRAM {} bytes read, {} written; {} shared-memory bytes written\n",
+               t.requests, t.bytes_requested, t.l2_read_sectors, t.l2_read_sector_hits,
+               t.l2_write_sectors, t.l2_atomic_sectors, t.dram_read_bytes, t.dram_write_bytes,
+               t.shared_bytes_written);
 }
 
 void print_time(std::ostream& out, const KernelStats& k) {

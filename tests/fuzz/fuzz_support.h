@@ -54,7 +54,10 @@ inline void drain(trace::TraceReader& reader) {
       if (n > batch.size()) __builtin_trap();
       for (std::size_t i = 0; i < n; ++i) {
         const WarpInstr& w = batch[i];
-        if (w.mask == 0 || !valid_access_size(w.size) || static_cast<int>(w.op) >= kOpCount)
+        // The Accel-Sim importer's bulk records (TMA copies) are ops past the formats' kOpCount,
+        // always of 16-byte lanes.
+        if (w.mask == 0 || !valid_access_size(w.size) || static_cast<int>(w.op) >= kAllOpCount ||
+            (is_bulk(w.op) && w.size != kBulkLaneBytes))
           __builtin_trap();
       }
     }

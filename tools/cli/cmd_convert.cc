@@ -1,4 +1,7 @@
 // gpumemsim convert: turn a trace into another format (text, zstd text, native binary).
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
 #include <vector>
 
 #include "sim/core/error.h"
@@ -14,15 +17,30 @@ namespace gms::cli {
 
 namespace {
 
-/// Copies every kernel and record of `in` to `out`, in batches.
-void copy_trace(trace::TraceReader& in, trace::TraceWriter& out) {
+/// Copies every kernel and record of `in` to `out`, in batches. The Accel-Sim importer's bulk
+/// records (TMA copies: sim/core/types.h) have no spelling in wtrace or .gmt: they are left out,
+/// and a warning says how many (the Accel-Sim file or its .tracez keeps them).
+void copy_trace(trace::TraceReader& in, trace::TraceWriter& out, const std::string& out_path) {
   std::vector<WarpInstr> batch(4096);
   KernelInfo kernel;
+  std::uint64_t bulk = 0;
   while (in.next_kernel(kernel)) {
     out.begin_kernel(kernel);
-    while (const std::size_t n = in.read(batch)) out.write(std::span(batch).first(n));
+    while (std::size_t n = in.read(batch)) {
+      const auto kept =
+          std::remove_if(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(n),
+                         [](const WarpInstr& w) { return is_bulk(w.op); });
+      bulk += n - static_cast<std::size_t>(kept - batch.begin());
+      n = static_cast<std::size_t>(kept - batch.begin());
+      if (n != 0) out.write(std::span(batch).first(n));
+    }
   }
   out.finish();
+  if (bulk != 0)
+    spdlog::warn(
+        "{}: {} TMA bulk records left out (wtrace and .gmt have no bulk op; convert to .tracez "
+        "to keep them)",
+        out_path, bulk);
 }
 
 /// An Accel-Sim kernel file's text (a .tracez decoded) copied to `out_path`, zstd-compressed
@@ -76,7 +94,7 @@ int cmd_convert(const std::vector<std::string>& args) {
   // A file is written under a temporary name and renamed when complete (OutputStream's
   // AtomicOutputFile), so an error in the input never leaves a partial output file.
   auto writer = trace::open_trace_writer(out_path);
-  copy_trace(*reader, *writer);
+  copy_trace(*reader, *writer, out_path);
   return 0;
 }
 

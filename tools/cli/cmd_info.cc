@@ -113,7 +113,8 @@ std::string import_summary(const trace::ImportCounts& c, const std::vector<std::
   };
   // The rows below appear only when an import met what they count (older outputs unchanged).
   if (c.bulk_copies != 0) row("TMA bulk copies", c.bulk_copies, listed(c.bulk_by_opcode));
-  // What tracer 6's TMA operands name, per class (docs/accelsim-2.md: counted, not replayed).
+  // What tracer 6's TMA operands name, per class (docs/accelsim-2.md): the copies the replay
+  // carries as the tma class, shared copies but counted only.
   constexpr std::array<std::string_view, trace::kBulkClassCount> kBulkLabels{
       "TMA loads", "TMA stores", "TMA prefetches", "TMA reductions", "TMA shared copies"};
   std::string bulk_rows;
@@ -143,7 +144,8 @@ std::string import_summary(const trace::ImportCounts& c, const std::vector<std::
   if (c.replay_markers != 0)
     row("REPLAY markers", c.replay_markers, " (REPLAY_START/END: not instructions)");
   if (c.other_lines != 0) row("non-record lines", c.other_lines, " (banner, program output)");
-  if (!bulk_rows.empty()) text += "  TMA operands (counted, not replayed):\n" + bulk_rows;
+  if (!bulk_rows.empty())
+    text += "  TMA operands (replayed as the tma class; shared copies counted only):\n" + bulk_rows;
   text += fmt::format("  warnings: {}\n", warnings.size());
   for (const std::string& w : warnings) text += fmt::format("    {}\n", w);
   return text;
@@ -179,7 +181,7 @@ int cmd_info(const std::vector<std::string>& args) {
       text += fmt::format("{}\n", path);
       KernelInfo k;
       while (reader->next_kernel(k)) {
-        std::array<std::uint64_t, kOpCount> per_op{};
+        std::array<std::uint64_t, kAllOpCount> per_op{};
         std::uint64_t records = 0, threads = 0, with_sm = 0;
         DistinctCount warps, lines;
         AddrRange global, shared;
@@ -223,7 +225,7 @@ int cmd_info(const std::vector<std::string>& args) {
             "bytes {}, shared offsets {}\n",
             warps.exact() ? "" : "~", warps.value(), approx, lines.value(), approx,
             lines.value() * 128, global.str(), shared.str());
-        for (int op = 0; op < kOpCount; ++op)
+        for (int op = 0; op < kAllOpCount; ++op)
           if (per_op[op] != 0)
             text += fmt::format("    {:<6}{:>14}\n", op_name(static_cast<Op>(op)), per_op[op]);
         if (!format_line.empty()) text += fmt::format("    format: {}\n", format_line);

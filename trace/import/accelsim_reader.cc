@@ -258,14 +258,15 @@ bool AccelSimReader::next_kernel(KernelInfo& out) {
           "instructions, {} without active lanes; {} memcpy commands ignored",
           list_in_ ? list_in_->name() : name_, counts_.records, counts_.non_memory,
           counts_.unsupported, counts_.inactive, counts_.memcpy_commands);
-      // TMA copies whose operands were read: their bytes are not in the replay's figures.
-      BulkTraffic tma;
-      for (const BulkTraffic& b : counts_.bulk_traffic) tma += b;
-      if (tma.requests != 0)
+      // TMA copies whose operands were read are replayed (the tma class), but for copies
+      // between shared windows, which move no global bytes: those are counted only.
+      const BulkTraffic& shared_copies =
+          counts_.bulk_traffic[static_cast<int>(BulkClass::SharedCopy)];
+      if (shared_copies.requests != 0)
         spdlog::info(
-            "{}: {} TMA copies name {} bytes ({} L2 sectors) that the replay does not carry yet "
-            "(counted only: `gpumemsim info` shows them per class)",
-            list_in_ ? list_in_->name() : name_, tma.requests, tma.bytes, tma.sectors);
+            "{}: {} bulk copies between shared-memory windows ({} bytes) are counted, not "
+            "replayed (`gpumemsim info` shows them)",
+            list_in_ ? list_in_->name() : name_, shared_copies.requests, shared_copies.bytes);
     }
     return false;
   }
@@ -1090,6 +1091,7 @@ void AccelSimReader::parse_instruction(std::string_view line) {
       if (got == detail::TmaOperandReader::Result::Read) {
         trailing_fields(t, 3, 0);
         if (counting_ && mask != 0) detail::count_bulk_traffic(counts_, dir, tma);
+        if (mask != 0) push_bulk_records(pc, dir, tma);
       }
     }
     if (counting_) detail::count_skipped(counts_, opcode, acc.kind);
@@ -1196,6 +1198,47 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     arena_.insert(arena_.end(), addr, addr + n);
   }
   ++slots_.back().left;
+}
+
+void AccelSimReader::push_bulk_records(std::uint64_t pc, detail::BulkDirection dir,
+                                       const detail::TmaOperands& tma) {
+  Op op = Op::TMALD;
+  switch (dir) {
+    case detail::BulkDirection::Load:
+      break;
+    case detail::BulkDirection::Store:
+      op = Op::TMAST;
+      break;
+    case detail::BulkDirection::Prefetch:
+      op = Op::TMAPF;
+      break;
+    case detail::BulkDirection::Reduction:
+      op = Op::TMARED;
+      break;
+    case detail::BulkDirection::SharedCopy:  // between shared windows: no global traffic, and
+    case detail::BulkDirection::Unknown:     // shared memory's own copies are not modelled
+      return;
+  }
+  // A multicast load reads its bytes once (the TMALD records) and writes them into the shared
+  // memory of every CTA of its mask: one TMAMC run per receiver past the first (WarpInstr has no
+  // spare field for a receiver count; a run of its own also keeps the L2 traffic in one place).
+  const std::uint64_t receivers = op == Op::TMALD && tma.multicast
+                                      ? static_cast<std::uint64_t>(std::popcount(tma.cta_mask))
+                                      : 1;
+  const std::vector<std::uint64_t>& units = tma_.units();
+  for (std::uint64_t copy = 0; copy < std::max<std::uint64_t>(receivers, 1); ++copy) {
+    const Op record_op = copy == 0 ? op : Op::TMAMC;
+    for (std::size_t first = 0; first < units.size(); first += kWarpSize) {
+      const std::size_t n = std::min<std::size_t>(kWarpSize, units.size() - first);
+      const std::uint64_t lanes = n == kWarpSize ? 0xffffffffu : (std::uint64_t{1} << n) - 1;
+      arena_.push_back(pc | (lanes << 32));
+      arena_.push_back(static_cast<std::uint64_t>(record_op) |
+                       (std::uint64_t{kBulkLaneBytes} << 8));
+      arena_.push_back(0);
+      for (std::size_t k = first; k < first + n; ++k) arena_.push_back(units[k] << 4);
+      ++slots_.back().left;
+    }
+  }
 }
 
 void AccelSimReader::trailing_fields(detail::Tokens& t, std::uint32_t mode, int lanes) {

@@ -164,6 +164,10 @@ class AccelSimReader final : public TraceReader {
   void read_format_line();  // the trailing columns the `#traces format` line names
   bool block_key_line(std::string_view line);  // a block-level `key = value` line, skipped
   void trailing_fields(detail::Tokens& t, std::uint32_t mode, int lanes);  // after addresses
+  /// An executed TMA line's bulk records (sim/core/types.h: TMALD ... TMAMC), one lane per
+  /// 16-byte unit of tma_.units(), at most 32 a record, into the current warp's slot.
+  void push_bulk_records(std::uint64_t pc, detail::BulkDirection dir,
+                         const detail::TmaOperands& tma);
   void finish_file();  // the per-file warnings (trailing fields), once per file
 
   std::unique_ptr<InputStream> list_in_;  // kernelslist.g, when reading one

@@ -61,11 +61,13 @@ TmaOperandReader::Result TmaOperandReader::read(Tokens& t, std::uint32_t width, 
   if (!parse_dec_token(tok = look.next(), count))
     return fail(
         fmt::format("TMA operands: bad element count '{}' (expected a decimal)", shown_token(tok)));
-  sectors_.clear();
+  chunks_.clear();
+  // The 16-byte units (kBulkLaneBytes) the element covers: the replay's lanes, and by pairs the
+  // 32-byte sectors.
   auto add = [&](std::uint64_t a) {
-    for (std::uint64_t s = a >> 5, last = last_byte(a, width) >> 5; s <= last; ++s) {
-      sectors_.push_back(s);
-      if (s == last) break;  // the top sector of the address space
+    for (std::uint64_t c = a >> 4, last = last_byte(a, width) >> 4; c <= last; ++c) {
+      chunks_.push_back(c);
+      if (c == last) break;  // the top unit of the address space
     }
   };
   if (mode == 4 && count > 0) add(base);
@@ -92,10 +94,13 @@ TmaOperandReader::Result TmaOperandReader::read(Tokens& t, std::uint32_t width, 
       return fail(fmt::format("TMA operands: element {} overflows 64 bits", k));
     add(static_cast<std::uint64_t>(a));
   }
-  std::sort(sectors_.begin(), sectors_.end());
+  std::sort(chunks_.begin(), chunks_.end());
+  chunks_.erase(std::unique(chunks_.begin(), chunks_.end()), chunks_.end());
   o.elements = count;
-  o.sectors =
-      static_cast<std::uint64_t>(std::unique(sectors_.begin(), sectors_.end()) - sectors_.begin());
+  // Sorted units: those of one sector are adjacent.
+  o.sectors = 0;
+  for (std::size_t i = 0; i < chunks_.size(); ++i)
+    o.sectors += i == 0 || (chunks_[i] >> 1) != (chunks_[i - 1] >> 1);
   out = o;
   t = look;
   return Result::Read;

@@ -56,11 +56,14 @@ class TmaOperandReader {
   /// Reads the operands after `mem_width` = `width` from `t`.
   Result read(Tokens& t, std::uint32_t width, TmaOperands& out);
   const std::string& error() const { return error_; }
+  /// After Read: the distinct 16-byte units (address >> 4) the elements cover, ascending: what
+  /// the replay's bulk records carry, one lane each (tma_records.h).
+  const std::vector<std::uint64_t>& units() const { return chunks_; }
 
  private:
   Result fail(std::string message);
   std::string error_;
-  std::vector<std::uint64_t> sectors_;
+  std::vector<std::uint64_t> chunks_;
 };
 
 /// Adds one executed TMA line's operands to `counts` (its class's BulkTraffic).

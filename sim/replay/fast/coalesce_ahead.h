@@ -41,7 +41,7 @@ class CoalesceAhead {
     for (std::size_t i = 0; i < s.coalesced; ++i) {
       WarpInstr& w = batch[i];
       s.first_line[i] = static_cast<std::uint32_t>(s.lines.size());
-      if (is_shared(w.op)) continue;
+      if (!is_global_access(w.op)) continue;
       // The memo's key is any number: it compares the whole shape (the replay keys by row).
       memo_.coalesce(coalescer_, w.inst, w, access_);
       s.counts[i] = access_;

@@ -39,9 +39,9 @@ void ColdModel::replay_unmemoized(WarpInstr& w, std::uint32_t slot, std::uint32_
   if (!w.lanes_complete) complete_strided_lanes(w);
   coalescer_.coalesce(w, access_);
   memo_.store(row, w, access_);
-  charge_l1_pipe(access_, sm, units);
-  if (!is_store(w.op)) ++units.load_requests;  // loads and atomics wait for their data
-  charge_access(access_, c);
+  charge_l1_pipe(w.op, access_, sm, units);
+  if (waits_for_data(w.op)) ++units.load_requests;  // loads and atomics wait for their data
+  charge_access(w.op, access_, c);
   access(w.op, access_, c);
 }
 
@@ -50,10 +50,10 @@ void ColdModel::charge_pending(std::uint32_t slot, KernelStats& stats, TrafficPr
   if (p.count == 0) return;
   const CoalesceMemo::Entry& e = memo_.entry(slot);
   AccessCounters once;
-  charge_access(e.counts, once);
+  charge_access(e.op, e.counts, once);
   charge_cold_hierarchy(e.op, e.counts, once);
   stats.instructions[p.row].c.add_scaled(once, p.count);
-  if (!is_store(e.op)) units.load_requests += p.count;
+  if (waits_for_data(e.op)) units.load_requests += p.count;
   if (lines_in_channels_)
     dram_.add_total_bytes(p.count * e.counts.transactions * e.counts.segment_bytes, is_store(e.op));
   p.count = 0;
@@ -64,9 +64,9 @@ bool ColdModel::charge_scattered(const WarpInstr& w, std::uint32_t sm, AccessCou
   ScatteredWarp s;
   if (!analyze_scattered_warp(w, coalescer_.segment_bytes(w.op), slices_, s)) return false;
   const Op op = w.op;
-  charge_l1_pipe(s, sm, units);
-  if (!is_store(op)) ++units.load_requests;
-  charge_access(s, c);
+  charge_l1_pipe(op, s, sm, units);
+  if (waits_for_data(op)) ++units.load_requests;
+  charge_access(op, s, c);
   charge_cold_hierarchy(op, s, c);
   auto unit = [&](std::uint32_t m) { return s.unit[static_cast<unsigned>(std::countr_zero(m))]; };
   if (s.segment_bytes == kSectorBytes) {

@@ -88,7 +88,7 @@ class ColdModel {
     if (p.count != 0 && p.row != row) charge_pending(slot, stats, units);
     p.row = row;
     ++p.count;
-    charge_l1_pipe(e.counts, sm, units);
+    charge_l1_pipe(e.op, e.counts, sm, units);
     ++stats.records;
     const std::span<const LineAccess> lines{e.lines.data(), e.counts.lines};
     if (lines_in_channels_)

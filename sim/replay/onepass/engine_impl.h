@@ -267,6 +267,12 @@ class OnePassEngine {
     const std::uint32_t sm = sm_of(w, sms_);
     if (cold_) ++cold_->records;
     ++cached_records_;
+    if (w.op == Op::TMAMC) {  // a multicast delivery: shared-memory bytes only
+      const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
+      if (cold_) charge_bulk_delivery(active, cold_->instructions[row].c);
+      if (cached_[0]) charge_bulk_delivery(active, common_[row]);
+      return;
+    }
     if (is_shared(w.op)) {
       if (!w.lanes_complete) complete_strided_lanes(w);
       const BankAccess b = arbiter_.arbitrate(w);
@@ -277,16 +283,16 @@ class OnePassEngine {
       return;
     }
     memo_.coalesce(coalescer_, row, w, access_);
-    charge_l1_pipe(access_, sm, units_);
-    if (!is_store(w.op)) ++units_.load_requests;
+    charge_l1_pipe(w.op, access_, sm, units_);
+    if (waits_for_data(w.op)) ++units_.load_requests;
     if (cold_) {
       AccessCounters& c = cold_->instructions[row].c;
-      charge_access(access_, c);
+      charge_access(w.op, access_, c);
       charge_cold_hierarchy(w.op, access_, c);
       replay_cold_lines(w.op);
     }
     if (cached_[0]) {
-      charge_access(access_, common_[row]);
+      charge_access(w.op, access_, common_[row]);
       replay_cached_lines(w.op, sm, row);
     }
   }

@@ -27,7 +27,9 @@ PlainUse plain_use(const SimConfig& cfg, Op op, const AccessCounters& before,
                    std::uint64_t tag_lookups) {
   PlainUse u;
   u.store = op == Op::STG || op == Op::STS || op == Op::STL;
-  u.waits = !u.store;
+  // A bulk copy (TMA) completes on an mbarrier: the warp waits neither for its data nor, for a
+  // bulk store, for its own loads.
+  u.waits = !u.store && !is_bulk(op);
   const double data = static_cast<double>(data_wavefronts) / (cfg.l1.sectors_per_cycle / 4.0) +
                       static_cast<double>(shared_wavefronts) / cfg.shared.wavefronts_per_cycle;
   const double tag = static_cast<double>(tag_lookups) / 4.0;
@@ -39,7 +41,7 @@ PlainUse plain_use(const SimConfig& cfg, Op op, const AccessCounters& before,
   u.far_hits = far_hits;
   u.l2_hits = after.l2_read_sector_hits - before.l2_read_sector_hits;
   u.dram_sectors = after.l2_read_sector_misses - before.l2_read_sector_misses;
-  if (op == Op::ATOMG || op == Op::RED) {
+  if (op == Op::ATOMG || op == Op::RED || op == Op::TMARED) {
     const std::uint64_t atomics = after.l2_atomic_sectors - before.l2_atomic_sectors;
     if (after.dram_read_bytes > before.dram_read_bytes)
       u.dram_sectors += atomics;
@@ -98,7 +100,7 @@ ScheduleTotals replay_in_progress_order(
     const Op op = records[w.records.front()].op;
     if (op == Op::STG || op == Op::STS || op == Op::STL) {
       for (double l : w.loads) at = std::max(at, l);
-    } else if (w.loads.size() == n) {
+    } else if (w.loads.size() == n && !is_bulk(op)) {  // a bulk copy takes no load slot
       at = std::max(at, w.loads.front());
     }
     return at;
