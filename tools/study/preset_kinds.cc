@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <map>
-#include <regex>
 
 #include "sim/core/error.h"
 
@@ -23,13 +23,46 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
 
+/// A `{kind}` or `{key: kind}` mark: a word of lowercase letters in braces, optionally after a
+/// key name (lowercase letters, digits, '_'), a colon and spaces.
+struct Mark {
+  std::size_t length = 0;  ///< 0: the braces at that place hold no mark
+  std::string key, kind;   ///< key empty for `{kind}`
+};
+
+/// The mark that starts at text[pos] (a '{'), if any. Written out rather than with std::regex,
+/// whose GCC 12 headers warn (maybe-uninitialized) at -O1, which CI's sanitizer build uses.
+Mark mark_at(const std::string& text, std::size_t pos) {
+  const auto key_char = [](char c) {
+    return std::islower(static_cast<unsigned char>(c)) ||
+           std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  };
+  const auto kind_char = [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; };
+  // A run of `ok` characters from i; returns its end.
+  const auto run = [&](std::size_t i, auto ok) {
+    while (i < text.size() && ok(text[i])) ++i;
+    return i;
+  };
+  const auto kind_then_brace = [&](std::size_t from, std::string key) -> Mark {
+    const std::size_t end = run(from, kind_char);
+    if (end == from || end >= text.size() || text[end] != '}') return {};
+    return {end + 1 - pos, std::move(key), text.substr(from, end - from)};
+  };
+  const std::size_t key_end = run(pos + 1, key_char);
+  if (key_end > pos + 1 && key_end < text.size() && text[key_end] == ':') {
+    const std::size_t kind_start =
+        run(key_end + 1, [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; });
+    Mark m = kind_then_brace(kind_start, text.substr(pos + 1, key_end - pos - 1));
+    if (m.length != 0) return m;
+  }
+  return kind_then_brace(pos + 1, "");
+}
+
 }  // namespace
 
 std::vector<PresetFigure> read_preset_figures(const std::string& file) {
   std::ifstream in(file);
   if (!in) fail("{}: cannot read the preset", file);
-  // `{kind}` or `{key: kind}`: a word in braces, optionally after a key name and a colon.
-  static const std::regex mark(R"(\{(?:([a-z0-9_]+):\s*)?([a-z]+)\})");
   std::vector<PresetFigure> out;
   std::string section, line, note, block_kind;
   std::map<std::string, std::string> overrides;
@@ -46,16 +79,23 @@ std::vector<PresetFigure> read_preset_figures(const std::string& file) {
         overrides.clear();
         in_block = true;
       }
-      std::string text = t.substr(1);
-      for (std::sregex_iterator it(text.begin(), text.end(), mark), end; it != end; ++it) {
-        const std::string kind = (*it)[2];
-        if (!known_kind(kind)) continue;  // prose in braces, not a mark
-        if ((*it)[1].matched)
-          overrides[(*it)[1]] = kind;
+      // The marks (Mark), each taken out of the note's text.
+      const std::string raw = t.substr(1);
+      std::string text;
+      for (std::size_t i = 0; i < raw.size();) {
+        const Mark m = raw[i] == '{' ? mark_at(raw, i) : Mark{};
+        if (m.length == 0) {
+          text += raw[i++];
+          continue;
+        }
+        i += m.length;
+        if (!known_kind(m.kind)) continue;  // prose in braces, not a mark
+        if (!m.key.empty())
+          overrides[m.key] = m.kind;
         else
-          block_kind = kind;
+          block_kind = m.kind;
       }
-      text = trim(std::regex_replace(text, mark, ""));
+      text = trim(text);
       if (!text.empty()) note += (note.empty() ? "" : " ") + text;
       continue;
     }
