@@ -164,7 +164,8 @@ TEST(AccelSimTmaTest, OlderLayoutLinesAreCountedOnly) {
   TempPath p(".traceg");
   write_bytes(p.str(), tma_trace("0010 00000001 0 UBLKCP.S.G 2 UR4 UR8 4096 0x400 1 0xf 4096 0 4 "
                                  "0x7f0030000010 1 0 0 NoVal"));
-  const BulkTraffic& b = tma_class(tma_counts_of(p.str()), BulkClass::Load);
+  const ImportCounts counts = tma_counts_of(p.str());  // kept: b refers into it
+  const BulkTraffic& b = tma_class(counts, BulkClass::Load);
   EXPECT_EQ(b.requests, 1u);
   EXPECT_EQ(b.sectors, 129u);  // 4096 bytes from 16 past a sector boundary: 128 + 1 sectors
   EXPECT_EQ(b.shared_written, 4u * 4096u);
