@@ -34,6 +34,16 @@ struct KernelInfo {
   friend bool operator==(const KernelInfo&, const KernelInfo&) = default;
 };
 
+/// A block of device memory the trace names (a wtrace `#alloc` line, an Accel-Sim
+/// `MemcpyHtoD` line, an NVBit `alloc address` line): what layout what-ifs group accesses by.
+struct Allocation {
+  Addr base = 0;
+  std::uint64_t bytes = 0;
+  std::string name;  ///< "" when the trace gives none
+
+  friend bool operator==(const Allocation&, const Allocation&) = default;
+};
+
 /// One execution of a memory instruction by one warp. Trivially copyable; readers fill arrays of
 /// them. `addr[i]` is meaningful only for active lanes (inactive lanes hold 0).
 struct WarpInstr {

@@ -64,6 +64,11 @@ class TraceReader {
     return false;
   }
 
+  /// The allocations the trace has named so far, in file order (see Allocation): after
+  /// next_kernel(), those named before that kernel's records; after the last kernel, all of
+  /// them. Empty where the format or the file names none.
+  virtual std::span<const Allocation> allocations() const { return {}; }
+
   /// Sharing blocks: the records of the file passed so far, whoever's share they are. The last
   /// batch's n records are the file's records records_passed() - n to records_passed() - 1; after
   /// an error, the records before the fault.
