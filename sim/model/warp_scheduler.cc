@@ -94,15 +94,59 @@ void WarpScheduler::ready(std::uint32_t warp, bool waits, bool store) {
     }
   }
   w.issue = at;
-  queue_.push({at, ctas_[w.cta].sm, warp});
+  const Queued q{at, std::uint64_t{ctas_[w.cta].sm} << 32 | warp};
+  if (top_taken_ && heap_.front().warp() == warp) {  // the warp next() returned, again
+    top_taken_ = false;
+    heap_.front() = q;
+    sift_down(0);
+    return;
+  }
+  take_top();
+  heap_.push_back(q);
+  for (std::size_t i = heap_.size() - 1; i != 0;) {  // sift up
+    const std::size_t parent = (i - 1) / 2;
+    if (!(heap_[parent] > heap_[i])) break;
+    std::swap(heap_[parent], heap_[i]);
+    i = parent;
+  }
 }
 
 bool WarpScheduler::next(std::uint32_t& warp, std::uint32_t& sm) {
-  if (queue_.empty()) return false;
-  warp = queue_.top().warp;
-  sm = queue_.top().sm;
-  queue_.pop();
+  take_top();
+  if (heap_.empty()) return false;
+  warp = heap_.front().warp();
+  sm = heap_.front().sm();
+  top_taken_ = true;
   return true;
+}
+
+void WarpScheduler::take_top() {
+  if (!top_taken_) return;
+  top_taken_ = false;
+  heap_.front() = heap_.back();
+  heap_.pop_back();
+  if (!heap_.empty()) sift_down(0);
+}
+
+void WarpScheduler::sift_down(std::size_t i) {
+  // Bottom-up: the hole goes down to a leaf by the earlier child (one comparison a level), then
+  // the element comes back up the little way it belongs (a re-queued warp is usually among the
+  // latest): fewer comparisons than comparing it at every level.
+  const Queued x = heap_[i];
+  const std::size_t n = heap_.size();
+  std::size_t hole = i;
+  for (std::size_t child = 2 * hole + 1; child < n; child = 2 * hole + 1) {
+    if (child + 1 < n && heap_[child] > heap_[child + 1]) ++child;
+    heap_[hole] = heap_[child];
+    hole = child;
+  }
+  while (hole > i) {
+    const std::size_t parent = (hole - 1) / 2;
+    if (!(heap_[parent] > x)) break;
+    heap_[hole] = heap_[parent];
+    hole = parent;
+  }
+  heap_[hole] = x;
 }
 
 void WarpScheduler::issued(std::uint32_t warp, const RecordUse& use) {

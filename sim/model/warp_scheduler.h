@@ -28,7 +28,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 #include "sim/config/config.h"
@@ -101,13 +100,14 @@ class WarpScheduler {
     std::uint32_t sm = 0, first_warp = 0, warps = 0, running = 0;
     double end = 0;
   };
+  /// A queued warp: ordered by (at, sm, warp), the SM and warp in one word for the ties.
   struct Queued {
     double at;
-    std::uint32_t sm, warp;
+    std::uint64_t sm_warp;  ///< sm << 32 | warp
+    std::uint32_t sm() const { return static_cast<std::uint32_t>(sm_warp >> 32); }
+    std::uint32_t warp() const { return static_cast<std::uint32_t>(sm_warp); }
     bool operator>(const Queued& o) const {
-      if (at != o.at) return at > o.at;
-      if (sm != o.sm) return sm > o.sm;
-      return warp > o.warp;
+      return at > o.at || (at == o.at && sm_warp > o.sm_warp);
     }
   };
 
@@ -142,7 +142,14 @@ class WarpScheduler {
   std::vector<Server> pipes_;  ///< per SM, its L1TEX pipeline
   Server l2_, dram_;
   double end_ = 0;
-  std::priority_queue<Queued, std::vector<Queued>, std::greater<>> queue_;
+  /// The queued warps, a binary min-heap on (at, sm, warp). next() leaves its warp on top
+  /// (top_taken_), and the ready() that queues that warp again replaces it there: one sift
+  /// instead of a pop and a push, for the common case of a warp that issues again at once.
+  /// Each warp is queued at most once, so the order is that of any heap on the same keys.
+  std::vector<Queued> heap_;
+  bool top_taken_ = false;
+  void take_top();                ///< removes the top the last next() returned, if still there
+  void sift_down(std::size_t i);  ///< restores the heap below slot i
 };
 
 }  // namespace gms

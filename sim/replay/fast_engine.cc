@@ -262,6 +262,8 @@ class FastReplayer {
     while (source.next_kernel(kernel)) {
       if (!replays_kernel(opts_, kernel.id)) continue;
       begin_kernel(kernel);
+      if constexpr (!kColdOnly)
+        if (ordered_replay(opts_)) ordered_.begin(kernel);
       for (auto batch = source.next_batch(); !batch.empty(); batch = source.next_batch()) {
         if constexpr (!kColdOnly)
           if (ordered_replay(opts_)) {

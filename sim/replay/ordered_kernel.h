@@ -7,7 +7,9 @@
 ///
 /// It holds the kernel's records (their 296 bytes each, and 4 more for the order): an ordered
 /// replay's memory grows with its largest kernel, not with the trace. A warp's records are
-/// linked in file order as they come (a map lookup per record, none per lane).
+/// linked in file order as they come: its index found in a table by CTA and warp where the
+/// kernel's grid and block say how many there are (begin()), else in a hash map; one lookup a
+/// record, none a lane.
 
 #include <algorithm>
 #include <array>
@@ -29,19 +31,48 @@ namespace gms {
 
 class OrderedKernel {
  public:
+  /// A kernel starts: its warps are found by CTA and warp in a table of grid x warps-per-CTA
+  /// slots where the grid and block give them and the table stays under kMaxTableSlots (a hash
+  /// map lookup a record, its nodes allocated and rehashed as it grows, was a fifth of a timed
+  /// replay of a stream of two-record warps, `perf`).
+  void begin(const KernelInfo& kernel) {
+    const std::uint64_t ctas = std::uint64_t{kernel.grid.x} * kernel.grid.y * kernel.grid.z;
+    const std::uint64_t threads = std::uint64_t{kernel.block.x} * kernel.block.y * kernel.block.z;
+    warps_per_cta_ = static_cast<std::uint32_t>((threads + kWarpSize - 1) / kWarpSize);
+    table_ctas_ = ctas;
+    const std::uint64_t slots = ctas * warps_per_cta_;
+    if (warps_per_cta_ == 0 || ctas == 0 || slots > kMaxTableSlots) {
+      table_ctas_ = 0;  // the hash map only
+      return;
+    }
+    if (table_.size() < slots) table_.resize(slots, kNone);
+  }
+
   /// Keeps record `w` (on SM `sm`) for the kernel's end, linked after its warp's earlier ones.
   void add(const WarpInstr& w, std::uint32_t sm) {
     const auto index = static_cast<std::uint32_t>(records_.size());
     keep(w);
     const WarpKey key{sm, w.cta, w.warp};
     if (!(warps_.size() > last_warp_ && key == last_key_)) {  // a warp's records often follow
-      const auto [it, created] =
-          warp_of_.try_emplace(key, static_cast<std::uint32_t>(warps_.size()));
       last_key_ = key;
-      last_warp_ = it->second;
-      if (created) {
-        warps_.push_back({sm, w.cta, w.warp, index, index});
-        return;
+      std::uint32_t* slot = table_slot(w);
+      if (slot != nullptr && *slot != kNone && warps_[*slot].sm == sm) {
+        last_warp_ = *slot;
+      } else {
+        const auto next = static_cast<std::uint32_t>(warps_.size());
+        bool created = true;
+        if (slot != nullptr && *slot == kNone) {
+          *slot = next;
+        } else {  // no table, or the slot's warp ran on another SM: the map, by SM too
+          const auto [it, inserted] = warp_of_.try_emplace(key, next);
+          created = inserted;
+          last_warp_ = it->second;
+        }
+        if (created) {
+          last_warp_ = next;
+          warps_.push_back({sm, w.cta, w.warp, index, index});
+          return;
+        }
       }
     }
     Warp& warp = warps_[last_warp_];
@@ -56,9 +87,13 @@ class OrderedKernel {
   ScheduleTotals replay(const SimConfig& cfg, const KernelInfo& kernel, std::uint32_t slots,
                         bool timed, ReplayOne&& replay_one) {
     // The scheduler numbers the warps by SM, CTA and warp (its ties go to the lower number).
-    std::sort(warps_.begin(), warps_.end(), [](const Warp& a, const Warp& b) {
+    // The table's slots go back to kNone first (those of this kernel's warps only).
+    for (const Warp& w : warps_)
+      if (std::uint32_t* slot = table_slot(w.cta, w.warp)) *slot = kNone;
+    const auto by_number = [](const Warp& a, const Warp& b) {
       return std::tuple{a.sm, a.cta, a.warp} < std::tuple{b.sm, b.cta, b.warp};
-    });
+    };
+    if (!std::is_sorted(warps_.begin(), warps_.end(), by_number)) sort_warps(by_number);
     WarpScheduler scheduler(cfg, loads_in_flight(cfg, kernel), timed);
     for (std::size_t i = 0; i < warps_.size();) {
       std::size_t end = i + 1;
@@ -99,6 +134,34 @@ class OrderedKernel {
 
  private:
   static constexpr std::uint32_t kNone = 0xffffffffu;
+  /// The largest warp table (64 MiB): a kernel with more warps in its grid uses the hash map.
+  static constexpr std::uint64_t kMaxTableSlots = std::uint64_t{1} << 24;
+
+  /// Puts warps_ in (SM, CTA, warp) order. A trace usually lists each SM's warps in CTA and warp
+  /// order already, interleaved with the other SMs' (CTA c on SM c mod SMs): a stable pass by
+  /// SM (counting) then leaves them sorted, and a comparison sort runs only where it does not.
+  template <class Less>
+  void sort_warps(const Less& less) {
+    std::uint32_t sms = 0;
+    for (const Warp& w : warps_) sms = std::max(sms, w.sm + 1);
+    if (sms <= warps_.size()) {
+      sm_start_.assign(std::size_t{sms} + 1, 0);
+      for (const Warp& w : warps_) ++sm_start_[w.sm + 1];
+      for (std::uint32_t i = 0; i < sms; ++i) sm_start_[i + 1] += sm_start_[i];
+      sorted_.resize(warps_.size());
+      for (const Warp& w : warps_) sorted_[sm_start_[w.sm]++] = w;
+      warps_.swap(sorted_);
+      if (std::is_sorted(warps_.begin(), warps_.end(), less)) return;
+    }
+    std::sort(warps_.begin(), warps_.end(), less);
+  }
+
+  /// The table slot of CTA `cta`'s warp `warp`, nullptr where the table has none.
+  std::uint32_t* table_slot(std::uint32_t cta, std::uint32_t warp) {
+    if (cta >= table_ctas_ || warp >= warps_per_cta_) return nullptr;
+    return &table_[std::uint64_t{cta} * warps_per_cta_ + warp];
+  }
+  std::uint32_t* table_slot(const WarpInstr& w) { return table_slot(w.cta, w.warp); }
 
   /// N, the loads a warp keeps in flight: the kernel's loads_in_flight, else the preset's.
   static std::uint32_t loads_in_flight(const SimConfig& cfg, const KernelInfo& kernel) {
@@ -162,6 +225,8 @@ class OrderedKernel {
   std::vector<Addr, HugePageAllocator<Addr>> addrs_;  ///< their addresses (Kept::addrs)
   WarpInstr record_;                                  ///< the one being replayed
   std::vector<Warp> warps_;
+  std::vector<Warp> sorted_;             ///< sort_warps()'s scratch
+  std::vector<std::uint32_t> sm_start_;  ///< sort_warps()'s scratch: each SM's next slot
   struct WarpKey {
     std::uint32_t sm, cta, warp;
     bool operator==(const WarpKey&) const = default;
@@ -173,8 +238,11 @@ class OrderedKernel {
     }
   };
   std::unordered_map<WarpKey, std::uint32_t, WarpKeyHash> warp_of_;  ///< to warps_ index
-  WarpKey last_key_{};                                               ///< the last record's warp
-  std::uint32_t last_warp_ = kNone;                                  ///< ... its warps_ index
+  std::vector<std::uint32_t> table_;  ///< warps_ index by cta * warps_per_cta_ + warp, or kNone
+  std::uint64_t table_ctas_ = 0;      ///< CTAs the table covers this kernel (0: none)
+  std::uint32_t warps_per_cta_ = 0;
+  WarpKey last_key_{};               ///< the last record's warp
+  std::uint32_t last_warp_ = kNone;  ///< ... its warps_ index
   std::vector<std::uint32_t> started_;
 };
 
