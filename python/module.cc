@@ -170,6 +170,8 @@ PYBIND11_MODULE(_gpumemsim, m) {
           py::arg("mask"), py::arg("addrs"), py::arg("sm"))
       .def("add_many", &add_many)
       .def("save", &TraceBuilder::save, py::arg("path"))
+      .def("alloc", &TraceBuilder::alloc, py::arg("base"), py::arg("bytes"), py::arg("name"))
+      .def_property_readonly("allocations", &TraceBuilder::allocations)
       .def_property_readonly("kernels", &TraceBuilder::kernels)
       .def_property_readonly("records", &TraceBuilder::records);
 

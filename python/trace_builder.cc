@@ -1,5 +1,7 @@
 #include "python/trace_builder.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <bit>
 #include <filesystem>
@@ -12,18 +14,28 @@ namespace gms::python {
 
 namespace {
 
-/// Replays a builder's kernels in order.
+/// Replays a builder's kernels in order, and hands on its allocations as a wtrace file of it
+/// would (those named before each kernel).
 class BuilderReader final : public trace::TraceReader {
  public:
-  explicit BuilderReader(const std::vector<TraceBuilder::Kernel>& kernels) : kernels_(kernels) {}
+  BuilderReader(const std::vector<TraceBuilder::Kernel>& kernels,
+                const std::vector<TraceBuilder::Named>& named)
+      : kernels_(kernels), named_(named) {}
 
   bool next_kernel(KernelInfo& out) override {
-    if (next_ >= kernels_.size()) return false;
+    if (next_ >= kernels_.size()) {
+      take_allocations(named_.size());
+      return false;
+    }
     current_ = &kernels_[next_++];
     pos_ = 0;
     out = current_->info;
+    std::size_t n = 0;
+    while (n < named_.size() && named_[n].before < next_) ++n;
+    take_allocations(n);
     return true;
   }
+  std::span<const Allocation> allocations() const override { return allocations_; }
 
   std::size_t read(std::span<WarpInstr> out) override {
     if (current_ == nullptr) return 0;
@@ -37,7 +49,14 @@ class BuilderReader final : public trace::TraceReader {
   bool decodes_cheaply() override { return true; }  // a copy: no second thread
 
  private:
+  void take_allocations(std::size_t n) {
+    for (std::size_t i = allocations_.size(); i < n; ++i)
+      allocations_.push_back(named_[i].allocation);
+  }
+
   const std::vector<TraceBuilder::Kernel>& kernels_;
+  const std::vector<TraceBuilder::Named>& named_;
+  std::vector<Allocation> allocations_;  // named_'s, up to the current kernel
   const TraceBuilder::Kernel* current_ = nullptr;
   std::size_t next_ = 0, pos_ = 0;
   const std::string name_ = "TraceBuilder";
@@ -90,6 +109,15 @@ void TraceBuilder::add(std::uint32_t inst, const std::string& op, unsigned size,
   k.records.push_back(w);
 }
 
+void TraceBuilder::alloc(Addr base, std::uint64_t bytes, const std::string& name) {
+  if (bytes == 0 || bytes - 1 > ~base)
+    fail("TraceBuilder.alloc(): block 0x{:x} + {} bytes (at least 1 byte, within 64 bits)", base,
+         bytes);
+  if (name.find_first_of(" \t\r\n=") != std::string::npos)
+    fail("TraceBuilder.alloc(): name '{}' has a blank or '=' (a wtrace #alloc value cannot)", name);
+  allocations_.push_back({{base, bytes, name}, kernels_.size()});
+}
+
 std::size_t TraceBuilder::records() const {
   std::size_t n = 0;
   for (const Kernel& k : kernels_) n += k.records.size();
@@ -102,11 +130,22 @@ void TraceBuilder::save(const std::string& path) const {
   const fs::path tmp = target.parent_path() / (".partial-" + target.filename().string());
   try {
     auto writer = trace::open_trace_writer(tmp.string());
-    for (const Kernel& k : kernels_) {
-      writer->begin_kernel(k.info);
-      writer->write(k.records);
+    std::size_t named = 0, lost = 0;
+    const auto write_allocations = [&](std::size_t before) {
+      for (; named < allocations_.size() && allocations_[named].before <= before; ++named)
+        lost += !writer->add_allocation(allocations_[named].allocation);
+    };
+    for (std::size_t i = 0; i < kernels_.size(); ++i) {
+      write_allocations(i);
+      writer->begin_kernel(kernels_[i].info);
+      writer->write(kernels_[i].records);
     }
+    write_allocations(kernels_.size());
     writer->finish();
+    if (lost != 0)  // as `gpumemsim convert` says it
+      spdlog::warn(
+          "{}: {} allocation{} left out (.gmt has no allocation record; wtrace keeps them)", path,
+          lost, lost == 1 ? "" : "s");
   } catch (...) {
     std::error_code ec;
     fs::remove(tmp, ec);
@@ -118,7 +157,7 @@ void TraceBuilder::save(const std::string& path) const {
 }
 
 std::unique_ptr<trace::TraceReader> TraceBuilder::reader() const {
-  return std::make_unique<BuilderReader>(kernels_);
+  return std::make_unique<BuilderReader>(kernels_, allocations_);
 }
 
 }  // namespace gms::python

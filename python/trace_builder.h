@@ -28,7 +28,13 @@ class TraceBuilder {
   void add(std::uint32_t inst, const std::string& op, unsigned size, std::uint32_t cta,
            std::uint32_t warp, std::uint32_t mask, std::span<const Addr> addrs, std::uint32_t sm);
 
+  /// Names a block of device memory, before the next kernel (a wtrace `#alloc` line): what the
+  /// layout what-ifs group accesses by. Throws on 0 bytes, a block past 2^64, or a name with
+  /// blanks or '='.
+  void alloc(Addr base, std::uint64_t bytes, const std::string& name);
+
   std::size_t kernels() const { return kernels_.size(); }
+  std::size_t allocations() const { return allocations_.size(); }
   std::size_t records() const;
 
   /// Writes the trace: the format from the extension (.wtrace, .wtrace.zst, .gmt), to a
@@ -42,9 +48,14 @@ class TraceBuilder {
     KernelInfo info;
     std::vector<WarpInstr> records;
   };
+  struct Named {
+    Allocation allocation;
+    std::size_t before;  ///< the kernels added before it
+  };
 
  private:
   std::vector<Kernel> kernels_;
+  std::vector<Named> allocations_;
 };
 
 }  // namespace gms::python

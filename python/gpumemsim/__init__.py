@@ -134,8 +134,8 @@ class Result:
 
 class TraceBuilder:
     """A trace built in memory: kernel() starts a kernel, add() and add_many() append its
-    records (checked as the wtrace reader checks them), save() writes .wtrace, .wtrace.zst or
-    .gmt, and run() replays it directly."""
+    records (checked as the wtrace reader checks them), alloc() names an array, save() writes
+    .wtrace, .wtrace.zst or .gmt, and run() replays it directly."""
 
     def __init__(self):
         self._native = _gpumemsim.TraceBuilder()
@@ -148,6 +148,12 @@ class TraceBuilder:
         fields = [f"id={int(id)}", f"name={name}", f"grid={dim(grid)}", f"block={dim(block)}",
                   f"shmem={int(shmem)}"] + [f"{k}={_cell(v)}" for k, v in params.items()]
         self._native.kernel(" ".join(fields))
+        return self
+
+    def alloc(self, base, bytes, name=""):
+        """Names a block of device memory (an array) before the next kernel, as a wtrace
+        `#alloc` line does: explain's layout what-ifs group accesses by it."""
+        self._native.alloc(int(base), int(bytes), str(name))
         return self
 
     def add(self, inst, op, size, cta, warp, mask, addrs, sm=None):

@@ -173,6 +173,23 @@ def test_builder_checks_records_as_the_reader_does(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+def test_builder_allocations_are_alloc_lines(tmp_path):
+    b = gpumemsim.TraceBuilder().alloc(0x10000, 4096, "x")
+    b.kernel(id=1, name="k", grid=1, block=32)
+    b.add(inst=0, op="LDG", size=4, cta=0, warp=0, mask=1, addrs=[0x10000])
+    b.alloc(0x20000, 128)
+    b.save(tmp_path / "a.wtrace")
+    assert (tmp_path / "a.wtrace").read_text().splitlines()[:3] == [
+        "#wtrace 1", "#alloc base=0x10000 bytes=4096 name=x",
+        "#kernel id=1 name=k grid=1,1,1 block=32,1,1 shmem=0"]
+    assert "#alloc base=0x20000 bytes=128" in (tmp_path / "a.wtrace").read_text()
+    assert "allocations: 2" in cli("info", str(tmp_path / "a.wtrace")).stdout
+    for bad, match in [((0x1000, 0), "at least 1 byte"), ((0x1000, 8, "a b"), "has a blank")]:
+        with pytest.raises(gpumemsim.Error, match=match):
+            b.alloc(*bad)
+    assert b._native.allocations == 2
+
+
 def test_sweep_frame_is_the_sweep_csv():
     df = gpumemsim.sweep(EXAMPLE, vary={"preset": ["kepler-k40-ca", "volta-v100"],
                                         "coalescer.segment_bytes": [32, 128]}, jobs=1)
