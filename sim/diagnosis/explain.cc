@@ -1,5 +1,7 @@
 #include "sim/diagnosis/explain.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -8,7 +10,10 @@
 #include <tuple>
 
 #include "sim/core/error.h"
+#include "sim/diagnosis/layout_candidates.h"
 #include "sim/host/thread_team.h"
+#include "sim/layout/layout_reader.h"
+#include "sim/layout/resolve.h"
 #include "sim/replay/simulator.h"
 #include "sim/report/report_stats.h"
 
@@ -30,6 +35,9 @@ KernelFigures kernel_figures(const KernelStats& k) {
   f.sectors = s.memory.sectors;
   f.wavefronts = s.shared.wavefronts;
   f.dram_bytes = s.memory.dram_read_bytes + s.memory.dram_write_bytes;
+  f.conflicts = s.shared.wavefronts - s.shared.ideal_wavefronts;
+  f.l1_hits = s.memory.l1_sector_hits;
+  f.l2_hits = s.memory.l2_read_sector_hits;
   const AccessCounters& ld = k.total(OpClass::GlobalLoad);
   f.l1_hit_rate = detail::ratio(ld.l1_sector_hits, ld.l1_sector_hits + ld.l1_sector_misses);
   f.l2_hit_rate = detail::ratio(s.memory.l2_read_sector_hits, s.memory.l2_read_sectors);
@@ -56,14 +64,75 @@ std::vector<InstrTarget> explain_candidates(const std::vector<KernelPatterns>& p
   return out;
 }
 
+namespace {
+
+/// The nth entry of each kernel in `after` pairs with the nth of that kernel in `base`.
+std::vector<std::pair<const KernelStats*, const KernelStats*>> pair_kernels(
+    const std::vector<KernelStats>& base, const std::vector<KernelStats>& after,
+    std::uint32_t kernel_id) {
+  std::vector<const KernelStats*> a;
+  for (const KernelStats& k : after)
+    if (k.kernel.id == kernel_id) a.push_back(&k);
+  std::vector<std::pair<const KernelStats*, const KernelStats*>> out;
+  std::size_t n = 0;
+  for (const KernelStats& b : base) {
+    if (b.kernel.id != kernel_id || n == a.size()) continue;
+    const KernelStats* x = a[n++];
+    if (x->mode == b.mode) out.emplace_back(&b, x);
+  }
+  return out;
+}
+
+std::string layout_reading(const LayoutChange& c, std::size_t touched) {
+  const char* insts = touched == 1 ? "instruction" : "instructions";
+  switch (c.kind) {
+    case LayoutKind::Soa:
+      return fmt::format(
+          "the {}-byte structures at {:#x} ({} bytes) become {} arrays of {}-byte fields; "
+          "moves the accesses of {} {}",
+          c.struct_bytes, c.base, c.bytes, c.struct_bytes / c.unit, c.unit, touched, insts);
+    case LayoutKind::Aos:
+      return fmt::format(
+          "{} arrays interleave into {}-byte structures at {:#x}; moves the "
+          "accesses of {} {}",
+          c.planes.size(), c.struct_bytes, c.base, touched, insts);
+    case LayoutKind::Pad:
+      return fmt::format(
+          "the shared tile's {}-byte rows padded by {} bytes ({} more bytes per CTA per "
+          "{}-byte row); moves the accesses of {} {}",
+          c.pitch, c.pad, c.pad, c.pitch, touched, insts);
+    case LayoutKind::Swizzle:
+      return fmt::format(
+          "the shared tile's {}-byte chunks XOR-swizzled by row ({}-byte rows); moves the "
+          "accesses of {} {}",
+          c.unit, c.pitch, touched, insts);
+    case LayoutKind::Transpose:
+      return fmt::format(
+          "the array at {:#x} ({} rows of {} bytes) stored column by column; moves the "
+          "accesses of {} {}",
+          c.base, c.count, c.pitch, touched, insts);
+  }
+  return "";
+}
+
+}  // namespace
+
+const char* what_if_kind_name(WhatIfKind k) {
+  return k == WhatIfKind::Layout ? "layout" : "instruction";
+}
+
 ExplainResult explain(const std::vector<std::string>& traces, const SimConfig& cfg,
                       const RunOptions& opts, const ExplainOptions& eo) {
   ExplainResult r;
   r.config = cfg;
   r.traces = traces;
+  std::vector<Allocation> allocations;
   {
+    // The one read that logs what the importer found; the replays below read quietly.
     auto chain = open_run_chain(traces, opts);
     r.patterns = diagnose(*chain, cfg, opts);
+    const auto named = chain->allocations();
+    allocations.assign(named.begin(), named.end());
   }
   for (const KernelPatterns& k : r.patterns)
     if (k.highest_address >= IdealizingReader::kIdealRegion)
@@ -74,35 +143,56 @@ ExplainResult explain(const std::vector<std::string>& traces, const SimConfig& c
   const std::vector<InstrTarget> targets = explain_candidates(r.patterns, eo.top);
   r.candidates = targets.size();
 
-  // The replay as it is (job 0) and the what-ifs (job c + 1) side by side, each replay on one
-  // thread (the results do not depend on it).
-  const std::size_t replays = targets.size() + 1;
+  const std::vector<InstrFootprint> footprints = instruction_footprints(r.patterns);
+  r.arrays = find_arrays(allocations, footprints);
+  for (const std::string& spec : eo.layouts)
+    r.layouts.push_back(resolve_layout(parse_layout_spec(spec), r.arrays, footprints));
+  if (eo.suggest_layouts)
+    for (LayoutChange& c : layout_candidates(r.patterns, footprints, r.arrays, cfg, eo.top))
+      if (std::none_of(r.layouts.begin(), r.layouts.end(), [&](const LayoutChange& o) {
+            return o.label == c.label && (!o.kernel_id || o.kernel_id == c.kernel_id);
+          }))
+        r.layouts.push_back(std::move(c));
+
+  // The replay as it is (job 0), the instruction what-ifs (jobs 1 to T) and the layout
+  // what-ifs (after them) side by side, each replay on one thread (the results do not depend
+  // on it).
+  const std::size_t replays = 1 + targets.size() + r.layouts.size();
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned jobs =
       static_cast<unsigned>(std::min<std::size_t>(eo.jobs == 0 ? cores : eo.jobs, replays));
   RunOptions one = opts;
+  one.import.quiet = true;
   if (jobs > 1) {
     one.threads = 1;
     one.read_ahead = false;
   }
-  std::vector<std::vector<KernelStats>> fixed(targets.size());
-  std::vector<std::uint64_t> rewritten(targets.size());
+  std::vector<std::vector<KernelStats>> fixed(replays - 1);
+  std::vector<std::uint64_t> rewritten(replays - 1);
   std::atomic<std::size_t> next{0};
   auto worker = [&](unsigned) {
     for (std::size_t j = next.fetch_add(1); j < replays; j = next.fetch_add(1)) {
-      auto chain = open_run_chain(traces, opts);
+      auto chain = open_run_chain(traces, one);
       if (j == 0) {
         r.base = simulate(*chain, cfg, one);
         continue;
       }
-      IdealizingReader ideal(*chain, targets[j - 1]);
       // Without an L2 that persists from kernel to kernel, every kernel starts from empty
       // caches, so the fixed kernel alone replays to the same statistics (a test checks): the
       // other kernels are skipped, not replayed.
       RunOptions only = one;
-      if (!cfg.l2.persist_across_kernels) only.kernel_ids = {targets[j - 1].kernel_id};
-      fixed[j - 1] = simulate(ideal, cfg, only);
-      rewritten[j - 1] = ideal.rewritten();
+      if (j <= targets.size()) {
+        IdealizingReader ideal(*chain, targets[j - 1]);
+        if (!cfg.l2.persist_across_kernels) only.kernel_ids = {targets[j - 1].kernel_id};
+        fixed[j - 1] = simulate(ideal, cfg, only);
+        rewritten[j - 1] = ideal.rewritten();
+      } else {
+        const LayoutChange& c = r.layouts[j - 1 - targets.size()];
+        LayoutReader moved(*chain, c);
+        if (c.kernel_id && !cfg.l2.persist_across_kernels) only.kernel_ids = {*c.kernel_id};
+        fixed[j - 1] = simulate(moved, cfg, only);
+        rewritten[j - 1] = moved.rewritten();
+      }
     }
   };
   ThreadTeam team(jobs);
@@ -110,15 +200,9 @@ ExplainResult explain(const std::vector<std::string>& traces, const SimConfig& c
 
   for (std::size_t c = 0; c < targets.size(); ++c) {
     const InstrTarget& t = targets[c];
-    // The fixed replay's entries of the target kernel, in order, pair with the base's.
-    std::vector<const KernelStats*> after;
-    for (const KernelStats& a : fixed[c])
-      if (a.kernel.id == t.kernel_id) after.push_back(&a);
-    std::size_t n = 0;
-    for (const KernelStats& b : r.base) {
-      if (b.kernel.id != t.kernel_id || n == after.size()) continue;
-      const KernelStats& a = *after[n++];
-      if (a.mode != b.mode) continue;
+    for (const auto& [bp, ap] : pair_kernels(r.base, fixed[c], t.kernel_id)) {
+      const KernelStats& b = *bp;
+      const KernelStats& a = *ap;
       const InstrStats* rb = find_row(b, t);
       const InstrStats* ra = find_row(a, t);
       if (rb == nullptr || ra == nullptr) continue;
@@ -141,6 +225,40 @@ ExplainResult explain(const std::vector<std::string>& traces, const SimConfig& c
       w.kernel_after = kernel_figures(a);
       w.rewritten = rewritten[c];
       r.rows.push_back(std::move(w));
+    }
+  }
+  for (std::size_t c = 0; c < r.layouts.size(); ++c) {
+    const LayoutChange& change = r.layouts[c];
+    const std::size_t j = targets.size() + c;
+    const std::vector<const InstrFootprint*> moved = touched(change, footprints);
+    // One row per kernel the change touches, in the order the kernels come.
+    std::vector<std::uint32_t> kernels;
+    for (const InstrFootprint* f : moved)
+      if (std::find(kernels.begin(), kernels.end(), f->kernel_id) == kernels.end())
+        kernels.push_back(f->kernel_id);
+    for (std::uint32_t id : kernels) {
+      std::vector<InstrTarget> insts;
+      for (const InstrFootprint* f : moved)
+        if (f->kernel_id == id) insts.push_back({id, f->inst, f->op, f->size});
+      for (const auto& [bp, ap] : pair_kernels(r.base, fixed[j], id)) {
+        WhatIf w;
+        w.kind = WhatIfKind::Layout;
+        w.target = insts.front();
+        w.kernel_name = bp->kernel.name;
+        w.mode = bp->mode;
+        w.layout = change.label;
+        w.touched = insts.size();
+        w.pattern = change.label;
+        w.reading = layout_reading(change, insts.size());
+        for (const InstrTarget& t : insts) {
+          if (const InstrStats* rb = find_row(*bp, t)) w.before += rb->c;
+          if (const InstrStats* ra = find_row(*ap, t)) w.after += ra->c;
+        }
+        w.kernel_before = kernel_figures(*bp);
+        w.kernel_after = kernel_figures(*ap);
+        w.rewritten = rewritten[j];
+        r.rows.push_back(std::move(w));
+      }
     }
   }
   std::stable_sort(r.rows.begin(), r.rows.end(), [](const WhatIf& a, const WhatIf& b) {
