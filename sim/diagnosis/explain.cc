@@ -111,8 +111,33 @@ std::string layout_reading(const LayoutChange& c, std::size_t touched) {
           "the array at {:#x} ({} rows of {} bytes) stored column by column; moves the "
           "accesses of {} {}",
           c.base, c.count, c.pitch, touched, insts);
+    case LayoutKind::Vector:
+      return fmt::format(
+          "a warp's consecutive accesses by {} {} merged into vector accesses (2, 4, 8 or 16 "
+          "bytes a lane, where the addresses are aligned)",
+          touched, insts);
   }
   return "";
+}
+
+/// The instruction `c` moves that wastes the most (shared conflicts at 128 bytes a wavefront).
+const InstrFootprint* most_wasteful(const LayoutChange& c,
+                                    const std::vector<InstrFootprint>& footprints,
+                                    const std::vector<KernelPatterns>& patterns) {
+  const InstrFootprint* best = nullptr;
+  std::uint64_t best_score = 0;
+  for (const InstrFootprint* f : touched(c, footprints))
+    for (const KernelPatterns& k : patterns)
+      if (k.kernel.id == f->kernel_id)
+        if (const PatternSummary* s = k.find(f->inst, f->op, f->size)) {
+          const std::uint64_t score =
+              is_shared(s->op) ? 128 * (s->cost - s->ideal) : s->wasted_bytes;
+          if (best == nullptr || score > best_score) {
+            best = f;
+            best_score = score;
+          }
+        }
+  return best;
 }
 
 }  // namespace
@@ -154,6 +179,14 @@ ExplainResult explain(const std::vector<std::string>& traces, const SimConfig& c
           }))
         r.layouts.push_back(std::move(c));
 
+  std::vector<std::vector<std::uint32_t>> layout_kernels;
+  for (const LayoutChange& c : r.layouts) {
+    std::vector<std::uint32_t> ids;
+    for (const InstrFootprint* f : touched(c, footprints))
+      if (std::find(ids.begin(), ids.end(), f->kernel_id) == ids.end()) ids.push_back(f->kernel_id);
+    layout_kernels.push_back(std::move(ids));
+  }
+
   // The replay as it is (job 0), the instruction what-ifs (jobs 1 to T) and the layout
   // what-ifs (after them) side by side, each replay on one thread (the results do not depend
   // on it).
@@ -169,6 +202,7 @@ ExplainResult explain(const std::vector<std::string>& traces, const SimConfig& c
   }
   std::vector<std::vector<KernelStats>> fixed(replays - 1);
   std::vector<std::uint64_t> rewritten(replays - 1);
+  r.samples.resize(r.layouts.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&](unsigned) {
     for (std::size_t j = next.fetch_add(1); j < replays; j = next.fetch_add(1)) {
@@ -188,10 +222,18 @@ ExplainResult explain(const std::vector<std::string>& traces, const SimConfig& c
         rewritten[j - 1] = ideal.rewritten();
       } else {
         const LayoutChange& c = r.layouts[j - 1 - targets.size()];
+        if (layout_kernels[j - 1 - targets.size()].empty()) continue;  // moves no access
         LayoutReader moved(*chain, c);
-        if (c.kernel_id && !cfg.l2.persist_across_kernels) only.kernel_ids = {*c.kernel_id};
+        if (const InstrFootprint* f = most_wasteful(c, footprints, r.patterns))
+          moved.sample_instruction(f->inst, f->op, f->size);
+        // As above: only the kernels the change touches (a kernel it leaves alone replays as in
+        // the base), unless the L2 carries one kernel's data into the next.
+        if (!cfg.l2.persist_across_kernels)
+          only.kernel_ids = layout_kernels[j - 1 - targets.size()];
         fixed[j - 1] = simulate(moved, cfg, only);
         rewritten[j - 1] = moved.rewritten();
+        LayoutSample& sample = r.samples[j - 1 - targets.size()];
+        sample.found = moved.sample(sample.before, sample.after);
       }
     }
   };
@@ -250,10 +292,16 @@ ExplainResult explain(const std::vector<std::string>& traces, const SimConfig& c
         w.touched = insts.size();
         w.pattern = change.label;
         w.reading = layout_reading(change, insts.size());
-        for (const InstrTarget& t : insts) {
-          if (const InstrStats* rb = find_row(*bp, t)) w.before += rb->c;
-          if (const InstrStats* ra = find_row(*ap, t)) w.after += ra->c;
-        }
+        // By instruction and op, whatever the size: a vector change widens the accesses.
+        auto moved_row = [&](const InstrStats& i) {
+          return std::any_of(insts.begin(), insts.end(), [&](const InstrTarget& t) {
+            return t.inst == i.inst && t.op == i.op;
+          });
+        };
+        for (const InstrStats& i : bp->instructions)
+          if (moved_row(i)) w.before += i.c;
+        for (const InstrStats& i : ap->instructions)
+          if (moved_row(i)) w.after += i.c;
         w.kernel_before = kernel_figures(*bp);
         w.kernel_after = kernel_figures(*ap);
         w.rewritten = rewritten[j];

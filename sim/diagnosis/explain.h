@@ -76,6 +76,13 @@ struct WhatIf {
   }
 };
 
+/// One warp's accesses before and after a layout change (the HTML page's picture): the first
+/// moved record of the most wasteful instruction the change touches.
+struct LayoutSample {
+  bool found = false;
+  WarpInstr before, after;
+};
+
 struct ExplainResult {
   SimConfig config;
   std::vector<std::string> traces;
@@ -85,6 +92,7 @@ struct ExplainResult {
   std::size_t candidates = 0;            ///< instructions replayed as what-ifs
   std::vector<LayoutArray> arrays;       ///< the global arrays (sim/layout/arrays.h)
   std::vector<LayoutChange> layouts;     ///< layout changes replayed as what-ifs
+  std::vector<LayoutSample> samples;     ///< one per layout change
 };
 
 /// The candidates: instructions with wasted bytes or bank conflicts, most first (shared conflicts

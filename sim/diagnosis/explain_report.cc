@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/diagnosis/explain.h"
+#include "sim/diagnosis/explain_picture.h"
 #include "sim/report/html/html_page.h"
 #include "sim/report/html/svg_chart.h"
 #include "sim/report/report_stats.h"
@@ -285,6 +286,17 @@ void print_html(std::ostream& out, const ExplainResult& r) {
                 "instructions", "cost", "cost fixed", "DRAM B", "DRAM B fixed", "time us",
                 "time us fixed", "saved us", "saved", "diagnosis"},
                rows);
+  }
+  for (std::size_t c = 0; c < r.layouts.size(); ++c) {
+    const LayoutSample& s = r.samples[c];
+    if (!s.found) continue;
+    page.heading(2, fmt::format("Layout {}: one warp before and after", r.layouts[c].label));
+    page.paragraph(fmt::format(
+        "Instruction {} ({}.{}), its first execution the change moves: warp {} of CTA {}. Each "
+        "lane joins what it reaches.",
+        s.before.inst, op_name(s.before.op), s.before.size, s.before.warp, s.before.cta));
+    page.raw(warp_picture(s.before, r.config, "before") +
+             warp_picture(s.after, r.config, "after " + r.layouts[c].label));
   }
   if (r.rows.empty()) page.paragraph("No instruction wastes bytes or bank passes: nothing to fix.");
   out << page.str();

@@ -121,6 +121,36 @@ std::vector<LayoutChange> layout_candidates(const std::vector<KernelPatterns>& p
       continue;
     }
   }
+  // Runs of narrow accesses: instructions of one kernel with the same op, size and stride whose
+  // footprints start `size` bytes apart (x, y, z of a structure read one by one).
+  for (const KernelPatterns& k : patterns) {
+    std::vector<const InstrFootprint*> fs;
+    for (const InstrFootprint& f : footprints)
+      if (f.kernel_id == k.kernel.id && f.size < 16 && magnitude(f.stride) > f.size &&
+          (in_space(f.op, LayoutSpace::Global) || in_space(f.op, LayoutSpace::Shared)))
+        fs.push_back(&f);
+    std::stable_sort(fs.begin(), fs.end(), [](const InstrFootprint* a, const InstrFootprint* b) {
+      return a->lowest < b->lowest;
+    });
+    for (std::size_t i = 0; i < fs.size() && out.size() < top;) {
+      std::size_t j = i + 1;
+      while (j < fs.size() && fs[j]->op == fs[i]->op && fs[j]->size == fs[i]->size &&
+             fs[j]->stride == fs[i]->stride && fs[j]->lowest == fs[j - 1]->lowest + fs[i]->size)
+        ++j;
+      // A pair must be able to merge: the first lane's address and the stride aligned to twice
+      // the size (a float2 needs 8-byte alignment).
+      const std::uint64_t pair = 2u * fs[i]->size;
+      if (j - i >= 2 && fs[i]->lowest % pair == 0 && magnitude(fs[i]->stride) % pair == 0) {
+        std::string ids;
+        for (std::size_t x = i; x < j; ++x)
+          ids += fmt::format("{}{}", x == i ? "" : ",", fs[x]->inst);
+        LayoutChange c = resolve_layout(parse_layout_spec("vector:" + ids), arrays, footprints);
+        c.kernel_id = k.kernel.id;
+        add(std::move(c));
+      }
+      i = j;
+    }
+  }
   return out;
 }
 

@@ -2,7 +2,8 @@
 /// The layout what-ifs the diagnosis suggests (docs/explain.md, "Layout what-ifs"): one field of
 /// an array of structures read at a time -> structure of arrays; a column walk of a row-major
 /// array -> transposed; a bank-conflicted column of a shared tile -> padded rows or an XOR
-/// swizzle, whichever leaves the column fewer wavefronts on the configured banks.
+/// swizzle, whichever leaves the column fewer wavefronts on the configured banks; instructions
+/// that read a structure's consecutive fields one at a time -> one vector access.
 
 #include <cstddef>
 #include <vector>

@@ -82,7 +82,12 @@ std::vector<const InstrFootprint*> touched(const LayoutChange& c,
                                            const std::vector<InstrFootprint>& footprints) {
   std::vector<const InstrFootprint*> out;
   for (const InstrFootprint& f : footprints) {
-    if (!in_space(f.op, c.space) || (c.kernel_id && *c.kernel_id != f.kernel_id)) continue;
+    if (c.kernel_id && *c.kernel_id != f.kernel_id) continue;
+    if (c.kind == LayoutKind::Vector) {
+      if (std::find(c.insts.begin(), c.insts.end(), f.inst) != c.insts.end()) out.push_back(&f);
+      continue;
+    }
+    if (!in_space(f.op, c.space)) continue;
     bool reaches = false;
     if (c.kind == LayoutKind::Aos) {
       for (const LayoutPlane& p : c.planes)

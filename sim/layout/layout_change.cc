@@ -14,6 +14,8 @@ const char* layout_kind_name(LayoutKind k) {
       return "swizzle";
     case LayoutKind::Transpose:
       return "transpose";
+    case LayoutKind::Vector:
+      return "vector";
   }
   return "?";
 }
@@ -49,6 +51,8 @@ Addr LayoutChange::map(Addr a) const {
       const Addr r = o / pitch, c = o % pitch;
       return base + (c / unit) * count * unit + r * unit + c % unit;
     }
+    case LayoutKind::Vector:
+      return a;
   }
   return a;
 }

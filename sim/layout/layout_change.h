@@ -15,6 +15,8 @@
 ///   footprint is unchanged; a column of a power-of-two tile falls in every bank once.
 /// - Transpose: a row-major array of rows of `pitch` bytes (`count` rows of `unit`-byte
 ///   elements) becomes column-major: row r, column c moves to base + c x count x unit + r x unit.
+/// - Vector: no address moves; consecutive narrow accesses of one warp by the listed `insts`
+///   merge into one vector access (sim/layout/vector_merge.h): fewer, wider records.
 
 #include <cstdint>
 #include <optional>
@@ -25,8 +27,9 @@
 
 namespace gms {
 
-enum class LayoutKind : std::uint8_t { Soa, Aos, Pad, Swizzle, Transpose };
-/// The name each kind has in a --layout spec ("soa", "aos", "pad", "swizzle", "transpose").
+enum class LayoutKind : std::uint8_t { Soa, Aos, Pad, Swizzle, Transpose, Vector };
+/// The name each kind has in a --layout spec ("soa", "aos", "pad", "swizzle", "transpose",
+/// "vector").
 const char* layout_kind_name(LayoutKind k);
 
 /// Which accesses a change applies to: global (loads, stores, atomics and reductions: not local
@@ -51,12 +54,13 @@ struct LayoutChange {
   std::string label;  ///< the spec, resolved: "soa:g0:24", "pad:smem:1:128"
   /// The region the change applies to, [base, base + bytes); shared: offsets in the window.
   Addr base = 0, bytes = 0;
-  std::uint64_t struct_bytes = 0;   ///< Soa, Aos: the structure's bytes
-  std::uint64_t pitch = 0;          ///< Pad, Swizzle, Transpose: bytes from a row to the next
-  std::uint64_t pad = 0;            ///< Pad: bytes added to each row
-  std::uint64_t count = 0;          ///< Soa: structures; Transpose: rows
-  std::uint32_t unit = 4;           ///< element bytes (Swizzle: the chunk XOR-ed)
-  std::vector<LayoutPlane> planes;  ///< Aos
+  std::uint64_t struct_bytes = 0;    ///< Soa, Aos: the structure's bytes
+  std::uint64_t pitch = 0;           ///< Pad, Swizzle, Transpose: bytes from a row to the next
+  std::uint64_t pad = 0;             ///< Pad: bytes added to each row
+  std::uint64_t count = 0;           ///< Soa: structures; Transpose: rows
+  std::uint32_t unit = 4;            ///< element bytes (Swizzle: the chunk XOR-ed)
+  std::vector<LayoutPlane> planes;   ///< Aos
+  std::vector<std::uint32_t> insts;  ///< Vector: the instructions whose runs merge
   /// Apply only in this kernel (a candidate from one kernel's diagnosis); else in all.
   std::optional<std::uint32_t> kernel_id;
 

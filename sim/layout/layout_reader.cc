@@ -1,6 +1,10 @@
 #include "sim/layout/layout_reader.h"
 
+#include <algorithm>
 #include <bit>
+#include <vector>
+
+#include "sim/layout/vector_merge.h"
 
 namespace gms {
 
@@ -21,11 +25,58 @@ bool LayoutReader::next_kernel(KernelInfo& out) {
 }
 
 std::size_t LayoutReader::read(std::span<WarpInstr> out) {
+  if (change_.kind == LayoutKind::Vector) {
+    // Merged records leave the batch; a batch merged away entirely is not the kernel's end.
+    for (;;) {
+      const std::size_t n = inner_.read(out);
+      if (n == 0 || !active_) return n;
+      // A few tries at a picture: a run that does not merge is no sample.
+      if (!has_sample_ && sample_tries_ < 16) sample_vector(out.first(n));
+      if (const std::size_t left = merge_vector_runs(out.first(n), change_.insts, rewritten_))
+        return left;
+    }
+  }
   const std::size_t n = inner_.read(out);
-  if (active_)
-    for (std::size_t i = 0; i < n; ++i)
-      if (in_space(out[i].op, change_.space) && rewrite(out[i])) ++rewritten_;
+  if (!active_) return n;
+  for (std::size_t i = 0; i < n; ++i) {
+    WarpInstr& w = out[i];
+    if (!in_space(w.op, change_.space)) continue;
+    if (!has_sample_ &&
+        (any_sample_ || (w.inst == sample_inst_ && w.op == sample_op_ && w.size == sample_size_))) {
+      // Once per replay: the record before its lanes move.
+      if (!w.lanes_complete) complete_strided_lanes(w);
+      sample_before_ = w;
+      if (rewrite(w)) {
+        ++rewritten_;
+        sample_after_ = w;
+        has_sample_ = true;
+      }
+      continue;
+    }
+    if (rewrite(w)) ++rewritten_;
+  }
   return n;
+}
+
+void LayoutReader::sample_vector(std::span<WarpInstr> batch) {
+  for (WarpInstr& w : batch)
+    if (any_sample_
+            ? std::find(change_.insts.begin(), change_.insts.end(), w.inst) != change_.insts.end()
+            : (w.inst == sample_inst_ && w.op == sample_op_ && w.size == sample_size_)) {
+      // The record as it is, and as the merge leaves it (the run's first record, wider).
+      ++sample_tries_;
+      if (!w.lanes_complete) complete_strided_lanes(w);
+      sample_before_ = w;
+      std::uint64_t unused = 0;
+      const std::size_t at = static_cast<std::size_t>(&w - batch.data());
+      std::vector<WarpInstr> copy(batch.begin() + static_cast<std::ptrdiff_t>(at), batch.end());
+      merge_vector_runs(copy, change_.insts, unused);
+      if (copy.front().size != w.size) {
+        sample_after_ = copy.front();
+        has_sample_ = true;
+      }
+      return;
+    }
 }
 
 bool LayoutReader::rewrite(WarpInstr& w) const {

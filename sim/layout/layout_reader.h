@@ -26,7 +26,24 @@ class LayoutReader final : public trace::TraceReader {
   /// Records with at least one lane moved, so far.
   std::uint64_t rewritten() const { return rewritten_; }
 
+  /// Keep the first moved record of this instruction, before and after (for a picture of one
+  /// warp's accesses); without a call, the first moved record of any.
+  void sample_instruction(std::uint32_t inst, Op op, std::uint8_t size) {
+    sample_inst_ = inst;
+    sample_op_ = op;
+    sample_size_ = size;
+    any_sample_ = false;
+  }
+  /// The kept record; false when none was moved.
+  bool sample(WarpInstr& before, WarpInstr& after) const {
+    before = sample_before_;
+    after = sample_after_;
+    return has_sample_;
+  }
+
  private:
+  /// Vector: keeps the first record of the sampled instruction and what the merge makes of it.
+  void sample_vector(std::span<WarpInstr> batch);
   /// Moves the covered lanes of `w`; true when any moved.
   bool rewrite(WarpInstr& w) const;
 
@@ -34,6 +51,13 @@ class LayoutReader final : public trace::TraceReader {
   const LayoutChange& change_;
   bool active_ = false;  ///< the current kernel is one the change applies to
   std::uint64_t rewritten_ = 0;
+  bool any_sample_ = true;  ///< sample the first moved record, whichever instruction
+  std::uint32_t sample_inst_ = 0;
+  Op sample_op_ = Op::LDG;
+  std::uint8_t sample_size_ = 0;
+  bool has_sample_ = false;
+  int sample_tries_ = 0;
+  WarpInstr sample_before_, sample_after_;
 };
 
 }  // namespace gms

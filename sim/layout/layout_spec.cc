@@ -28,9 +28,20 @@ std::uint64_t number(const std::string& spec, const std::string& field) {
   return v;
 }
 
+/// An instruction id, "N" or "iN" (0 allowed).
+std::uint32_t instruction_id(const std::string& spec, const std::string& field) {
+  const std::string digits = field.front() == 'i' ? field.substr(1) : field;
+  std::uint32_t v = 0;
+  const char* end = digits.data() + digits.size();
+  const auto [ptr, ec] = std::from_chars(digits.data(), end, v);
+  if (digits.empty() || ec != std::errc() || ptr != end)
+    fail("--layout {}: '{}' is not an instruction id", spec, field);
+  return v;
+}
+
 constexpr const char* kGrammar =
     "soa:ARRAY[:STRUCT_BYTES], aos:ARRAY,ARRAY[,...], pad:smem[:ELEMENTS[:PITCH]], "
-    "swizzle:smem[:PITCH] or transpose:ARRAY[:PITCH]";
+    "swizzle:smem[:PITCH], transpose:ARRAY[:PITCH] or vector:INST,INST[,...]";
 
 }  // namespace
 
@@ -52,6 +63,9 @@ LayoutSpec parse_layout_spec(const std::string& text) {
     s.kind = LayoutKind::Swizzle;
   } else if (kind == "transpose") {
     s.kind = LayoutKind::Transpose;
+  } else if (kind == "vector") {
+    s.kind = LayoutKind::Vector;
+    max_numbers = 0;
   } else {
     fail("--layout {}: unknown layout change '{}' (known: {})", text, kind, kGrammar);
   }
@@ -69,6 +83,10 @@ LayoutSpec parse_layout_spec(const std::string& text) {
     fail("--layout {}: {} applies to a global array, not shared memory", text, kind);
   if (s.kind == LayoutKind::Aos && s.arrays.size() < 2)
     fail("--layout {}: aos interleaves two arrays or more (aos:A,B[,...])", text);
+  if (s.kind == LayoutKind::Vector) {
+    for (std::string& a : s.arrays) a = std::to_string(instruction_id(text, a));
+    return s;
+  }
   if (s.kind != LayoutKind::Aos && s.arrays.size() != 1)
     fail("--layout {}: {} takes one array", text, kind);
   if (f.size() > 2) s.first = number(text, f[2]);

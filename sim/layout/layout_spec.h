@@ -6,6 +6,8 @@
 ///   pad:smem[:ELEMENTS[:PITCH]]     shared tile rows padded by ELEMENTS elements (default 1)
 ///   swizzle:smem[:PITCH]            shared tile XOR-swizzled by row
 ///   transpose:ARRAY[:PITCH]         row-major global array -> column-major
+///   vector:INST,INST[,...]          a warp's consecutive accesses by these instructions ->
+///                                   one vector access (float2, float4)
 ///
 /// ARRAY names an array: an allocation's name where the trace has them, `g0`, `g1`, ... for the
 /// arrays found from the addresses (numbered by base address), `0xADDR` (the array holding that
@@ -24,7 +26,7 @@ namespace gms {
 struct LayoutSpec {
   std::string text;  ///< as given
   LayoutKind kind = LayoutKind::Soa;
-  std::vector<std::string> arrays;  ///< "smem" for the shared kinds
+  std::vector<std::string> arrays;  ///< "smem" for the shared kinds; vector: instruction ids
   /// soa: structure bytes; pad: elements; swizzle, transpose: pitch.
   std::optional<std::uint64_t> first;
   std::optional<std::uint64_t> second;  ///< pad: pitch

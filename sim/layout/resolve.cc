@@ -73,6 +73,15 @@ LayoutChange resolve_layout(const LayoutSpec& spec, const std::vector<LayoutArra
     return c;
   }
   c.space = LayoutSpace::Global;
+  if (spec.kind == LayoutKind::Vector) {
+    std::string ids;
+    for (const std::string& a : spec.arrays) {
+      c.insts.push_back(static_cast<std::uint32_t>(std::stoul(a)));
+      ids += (ids.empty() ? "" : ",") + a;
+    }
+    c.label = fmt::format("vector:{}", ids);
+    return c;
+  }
   if (spec.kind == LayoutKind::Aos) {
     std::uint32_t offset = 0;
     std::string names;
