@@ -41,6 +41,7 @@ class IdealizingReader final : public trace::TraceReader {
   bool next_kernel(KernelInfo& out) override;
   std::size_t read(std::span<WarpInstr> out) override;
   const std::string& source_name() const override { return inner_.source_name(); }
+  std::span<const Allocation> allocations() const override { return inner_.allocations(); }
   bool decodes_cheaply() override { return inner_.decodes_cheaply(); }
   void set_partial_strided_lanes(bool on) override { inner_.set_partial_strided_lanes(on); }
 

@@ -169,6 +169,7 @@ inline void write_wtrace_zst(const std::string& path, const KernelHeader& header
   sort_records(records);
   TraceOutput out(0, level);
   out.append(wtrace_magic());
+  out.append(alloc_lines(header));
   out.append(kernel_line(header));
   std::string chunk;
   for (const auto& r : records) {
@@ -203,7 +204,7 @@ inline void write_trace(const std::string& path, const KernelHeader& header,
     write_wtrace_zst(path, header, records);
   } else if (ends_with(".wtrace")) {
     sort_records(records);
-    std::string text = wtrace_magic() + kernel_line(header);
+    std::string text = wtrace_magic() + alloc_lines(header) + kernel_line(header);
     for (const auto& r : records) append_record_line(r, text);
     write_file(path, text);
   } else if (ends_with(".gmt")) {

@@ -7,6 +7,7 @@
 ///
 ///   gms::capture::write_native("k.gmt", header, records);   // sorts records like the text path
 
+#include <cstdio>
 #include <span>
 #include <string>
 #include <vector>
@@ -50,11 +51,20 @@ inline WarpInstr to_warp_instr(const CaptureRecord& r) {
 }
 
 /// Sorts `records` (see wtrace_host.h) and writes one kernel to `path`; the extension picks the
-/// format (.gmt, .wtrace, .wtrace.zst). Throws gms::SimError on a bad record or an I/O error.
+/// format (.gmt, .wtrace, .wtrace.zst). The header's buffers become `#alloc` lines in wtrace;
+/// .gmt has no record for them, and a warning says how many were left out (as `gpumemsim
+/// convert` does). Throws gms::SimError on a bad record or an I/O error.
 inline void write_native(const std::string& path, const KernelHeader& header,
                          std::vector<CaptureRecord>& records) {
   sort_records(records);
   auto writer = trace::open_trace_writer(path);
+  std::size_t lost = 0;
+  for (const Buffer& b : header.buffers) lost += !writer->add_allocation({b.base, b.bytes, b.name});
+  if (lost != 0)
+    // stderr, not spdlog: this header is compiled by nvcc too, which spdlog's headers refuse.
+    std::fprintf(stderr,
+                 "%s: %zu buffer%s left out (.gmt has no allocation record; wtrace keeps them)\n",
+                 path.c_str(), lost, lost == 1 ? "" : "s");
   writer->begin_kernel(to_kernel_info(header));
   std::vector<WarpInstr> batch;
   batch.reserve(4096);

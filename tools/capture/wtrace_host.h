@@ -55,6 +55,15 @@ struct CaptureRecord {
 };
 static_assert(sizeof(CaptureRecord) == 288, "device and host must agree on the record layout");
 
+/// A device array the kernel uses (its cudaMalloc'd block, or the part of one it uses): written
+/// as a wtrace `#alloc` line before the `#kernel` line, for the tools that group accesses by
+/// array (gpumemsim's layout what-ifs). `name` without blanks or '='.
+struct Buffer {
+  std::uint64_t base = 0;
+  std::uint64_t bytes = 0;
+  std::string name;
+};
+
 /// The `#kernel` line of one launch. `extra` keys are written after the known ones, in order.
 struct KernelHeader {
   std::uint32_t id = 0;
@@ -64,6 +73,7 @@ struct KernelHeader {
   std::uint64_t shmem_bytes = 0;  ///< static + dynamic shared memory per CTA
   std::string arch;               ///< e.g. "sm_90"; omitted when empty
   std::vector<std::pair<std::string, std::string>> extra;
+  std::vector<Buffer> buffers;  ///< written as `#alloc` lines before the kernel line
 };
 
 constexpr std::string_view op_mnemonic(std::uint8_t op) {
@@ -168,6 +178,20 @@ inline std::string kernel_line(const KernelHeader& k) {
   if (!k.arch.empty()) s += " arch=" + k.arch;
   for (const auto& [key, value] : k.extra) s += " " + key + "=" + value;
   s += '\n';
+  return s;
+}
+
+/// The `#alloc base=0x... bytes=N [name=...]` lines of the header's buffers, in order.
+inline std::string alloc_lines(const KernelHeader& k) {
+  std::string s;
+  for (const Buffer& b : k.buffers) {
+    s += "#alloc base=";
+    detail::append_hex(s, b.base);
+    s += " bytes=";
+    detail::append_dec(s, b.bytes);
+    if (!b.name.empty()) s += " name=" + b.name;
+    s += '\n';
+  }
   return s;
 }
 

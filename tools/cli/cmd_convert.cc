@@ -19,12 +19,21 @@ namespace {
 
 /// Copies every kernel and record of `in` to `out`, in batches. The Accel-Sim importer's bulk
 /// records (TMA copies: sim/core/types.h) have no spelling in wtrace or .gmt: they are left out,
-/// and a warning says how many (the Accel-Sim file or its .tracez keeps them).
+/// and a warning says how many (the Accel-Sim file or its .tracez keeps them). The allocations
+/// the trace names go before the kernel they come before (wtrace `#alloc` lines); .gmt has no
+/// place for them, and a warning says how many were left out.
 void copy_trace(trace::TraceReader& in, trace::TraceWriter& out, const std::string& out_path) {
   std::vector<WarpInstr> batch(4096);
   KernelInfo kernel;
-  std::uint64_t bulk = 0;
+  std::uint64_t bulk = 0, allocations_lost = 0;
+  std::size_t allocations_copied = 0;
+  const auto copy_allocations = [&] {
+    const auto named = in.allocations();
+    for (; allocations_copied < named.size(); ++allocations_copied)
+      if (!out.add_allocation(named[allocations_copied])) ++allocations_lost;
+  };
   while (in.next_kernel(kernel)) {
+    copy_allocations();
     out.begin_kernel(kernel);
     while (std::size_t n = in.read(batch)) {
       const auto kept =
@@ -35,7 +44,11 @@ void copy_trace(trace::TraceReader& in, trace::TraceWriter& out, const std::stri
       if (n != 0) out.write(std::span(batch).first(n));
     }
   }
+  copy_allocations();
   out.finish();
+  if (allocations_lost != 0)
+    spdlog::warn("{}: {} allocation{} left out (.gmt has no allocation record; wtrace keeps them)",
+                 out_path, allocations_lost, allocations_lost == 1 ? "" : "s");
   if (bulk != 0)
     spdlog::warn(
         "{}: {} TMA bulk records left out (wtrace and .gmt have no bulk op; convert to .tracez "

@@ -163,7 +163,8 @@ int cmd_info(const std::vector<std::string>& args) {
       "Lists each trace's kernels with their records per operation, active threads,\n"
       "whether SM ids are known, the warps seen and the footprint: distinct 128-byte lines\n"
       "of global/local/atomic accesses (exact up to 65536, then a HyperLogLog estimate\n"
-      "marked ~) and the byte ranges touched. For Accel-Sim and NVBit inputs also the\n"
+      "marked ~) and the byte ranges touched; the allocations the trace names (wtrace\n"
+      "#alloc, Accel-Sim memcpy and NVBit alloc lines). For Accel-Sim and NVBit inputs the\n"
       "format generation of each kernel, the instructions skipped by reason and the\n"
       "warnings of the import.",
       visible, vm);
@@ -231,6 +232,14 @@ int cmd_info(const std::vector<std::string>& args) {
         if (!format_line.empty()) text += fmt::format("    format: {}\n", format_line);
         for (const auto& [field, value] : detail::ignored_header_values(k))
           text += fmt::format("    header value ignored: {}={}\n", field, value);
+      }
+      // The blocks the trace names (wtrace #alloc, Accel-Sim memcpy, NVBit alloc lines): shown
+      // only where there are some (older outputs unchanged).
+      if (const auto named = reader->allocations(); !named.empty()) {
+        text += fmt::format("  allocations: {}\n", named.size());
+        for (const Allocation& a : named)
+          text += fmt::format("    0x{:x} + {} B{}{}\n", a.base, a.bytes, a.name.empty() ? "" : " ",
+                              a.name);
       }
       if (accelsim) text += import_summary(accelsim->counts(), accelsim->warnings(), true);
       if (nvbit) text += import_summary(nvbit->counts(), nvbit->warnings(), false);

@@ -54,6 +54,7 @@ class CountingReader final : public trace::TraceReader {
     return n;
   }
   const std::string& source_name() const override { return inner_.source_name(); }
+  std::span<const Allocation> allocations() const override { return inner_.allocations(); }
 
  private:
   trace::TraceReader& inner_;

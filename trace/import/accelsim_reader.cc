@@ -203,6 +203,15 @@ bool AccelSimReader::open_next_list_kernel() {
         fail("{}:{}: bad memcpy command '{}' (expected {},0x<address>,<bytes>[,<dump file>])", list,
              at, shown_token(line), line.substr(0, 10));
       ++counts_.memcpy_commands;
+      // The copy names a block of device memory: what layout what-ifs group accesses by. A
+      // block copied back (DtoH) or again is named once.
+      if (bytes != 0 && bytes - 1 > ~addr)
+        fail("{}:{}: memcpy block 0x{:x} + {} bytes does not fit in 64 bits", list, at, addr,
+             bytes);
+      if (bytes != 0 &&
+          std::none_of(allocations_.begin(), allocations_.end(),
+                       [&](const Allocation& a) { return a.base == addr && a.bytes == bytes; }))
+        allocations_.push_back({addr, bytes, ""});
       continue;
     }
     if (!line.starts_with("kernel"))

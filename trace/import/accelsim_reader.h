@@ -99,6 +99,8 @@ class AccelSimReader final : public TraceReader {
   /// records. A raw kernel-N.trace is read as ever.
   bool parse_alongside() override;
   const std::string& source_name() const override { return name_; }
+  /// The blocks of a kernelslist.g's MemcpyHtoD and MemcpyDtoH lines read so far, each once.
+  std::span<const Allocation> allocations() const override { return allocations_; }
 
   const ImportCounts& counts() const { return counts_; }
   /// The layout of the current (last opened) kernel file.
@@ -175,7 +177,8 @@ class AccelSimReader final : public TraceReader {
   std::filesystem::path list_dir_;
   std::string name_;  // file of the current kernel (or the list before the first)
   std::uint64_t list_index_ = 0;
-  bool fallback_noted_ = false;  // a listed file read from its .xz or .zst: said once
+  std::vector<Allocation> allocations_;  // the list's memcpy blocks, first copy of each
+  bool fallback_noted_ = false;          // a listed file read from its .xz or .zst: said once
 
   std::unique_ptr<InputStream> in_;  // the current .traceg
   std::unique_ptr<detail::LineReader> lines_;

@@ -58,6 +58,8 @@ class ChainReader final : public TraceReader {
         if (alongside_) cur_->parse_alongside();
       }
       if (cur_->next_kernel(out)) return true;
+      const auto named = cur_->allocations();
+      done_.insert(done_.end(), named.begin(), named.end());
       cur_.reset();
     }
   }
@@ -69,6 +71,14 @@ class ChainReader final : public TraceReader {
     return true;
   }
   const std::string& source_name() const override { return cur_ ? cur_->source_name() : name_; }
+  /// The finished files' allocations, then the current file's (copied into one list when asked).
+  std::span<const Allocation> allocations() const override {
+    const auto current = cur_ ? cur_->allocations() : std::span<const Allocation>{};
+    if (current.empty()) return done_;
+    all_.assign(done_.begin(), done_.end());
+    all_.insert(all_.end(), current.begin(), current.end());
+    return all_;
+  }
 
  private:
   std::vector<std::string> paths_;
@@ -78,6 +88,8 @@ class ChainReader final : public TraceReader {
   std::unique_ptr<TraceReader> cur_;
   std::string name_;
   bool alongside_ = false;
+  std::vector<Allocation> done_;         // the allocations of the files read to the end
+  mutable std::vector<Allocation> all_;  // done_ and the current file's, for allocations()
 };
 
 }  // namespace

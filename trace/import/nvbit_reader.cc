@@ -109,9 +109,38 @@ NvbitReader::LineKind NvbitReader::classify(std::string_view line, std::string_v
       body.find(" - warp ") != std::string_view::npos)
     return LineKind::Record;
   if (is_thread_line(body)) return LineKind::Thread;
-  // Anything else (the NVBit banner, the program's output, a tool's "alloc address" or other
-  // CTX lines) is skipped and counted.
+  if (body.starts_with("alloc address ")) return LineKind::Alloc;
+  // Anything else (the NVBit banner, the program's output, other CTX lines) is skipped and
+  // counted.
   return LineKind::Other;
+}
+
+void NvbitReader::parse_alloc(std::string_view body) {
+  eat(body, "alloc address ");
+  Allocation a;
+  const std::string_view base = trim(next_field(body));
+  if (!parse_hex_token(base, a.base, true))
+    line_error(fmt::format("bad alloc address '{}' (expected 0x followed by hex digits)",
+                           shown_token(base)));
+  bool has_size = false;
+  while (!body.empty()) {
+    std::string_view field = trim(next_field(body));
+    if (eat(field, "size ")) {
+      if (!parse_dec_token(trim(field), a.bytes) || a.bytes == 0)
+        line_error(fmt::format("bad alloc size '{}' (expected a decimal byte count of at least 1)",
+                               shown_token(field)));
+      has_size = true;
+    } else if (eat(field, "name ")) {
+      a.name = trim(field);
+    } else {
+      line_error(fmt::format("unknown alloc field '{}' (size, name)", shown_token(field)));
+    }
+  }
+  if (!has_size) line_error("alloc line without '- size <bytes>'");
+  if (a.bytes - 1 > ~a.base)
+    line_error(
+        fmt::format("alloc block 0x{:x} + {} bytes does not fit in 64 bits", a.base, a.bytes));
+  allocations_.push_back(std::move(a));
 }
 
 void NvbitReader::parse_launch(std::string_view body, KernelInfo& out) {
@@ -509,6 +538,9 @@ bool NvbitReader::next_kernel(KernelInfo& out) {
       }
       case LineKind::Thread:
         line_error(kLoneThreadLine);
+      case LineKind::Alloc:
+        parse_alloc(body);
+        break;
       case LineKind::Other:
         note_banner(line);
         if (!trim(line).empty()) ++counts_.other_lines;
@@ -555,6 +587,9 @@ std::size_t NvbitReader::read(std::span<WarpInstr> out) {
         break;
       case LineKind::Thread:
         line_error(kLoneThreadLine);
+      case LineKind::Alloc:
+        parse_alloc(body);
+        break;
       case LineKind::Other:
         note_banner(line);
         if (!trim(line).empty()) ++counts_.other_lines;

@@ -33,8 +33,10 @@ namespace gms::trace {
 ///     first appearance, per kernel.
 /// `warp` is NVBit's %warpid (the warp's slot on its SM, < 64), not the index in the block.
 /// Records keep the log's order; sm = kUnknownSm unless the record has an `SM_id` field. Lines that
-/// are neither launches nor records (the NVBit banner, the application's output, a tool's
-/// `alloc address` or other CTX lines) are skipped and counted (ImportCounts::other_lines); a
+/// are neither launches nor records (the NVBit banner, the application's output, other CTX
+/// lines) are skipped and counted (ImportCounts::other_lines). A tool's allocation line,
+/// `alloc address 0x<base> - size <bytes>[ - name <name>]` (with or without the MEMTRACE prefix),
+/// is an Allocation (allocations()); one that does not parse is an error. A
 /// record that does not parse, a record before any launch, a CTA outside the grid, a warp id of
 /// 64 or more, a record of another launch than the current one, or an address count other than
 /// 32 is an error naming the file and line. One exception: NVBit 1.5.x's records carry their
@@ -52,6 +54,7 @@ class NvbitReader final : public TraceReader {
   bool next_kernel(KernelInfo& out) override;
   std::size_t read(std::span<WarpInstr> out) override;
   const std::string& source_name() const override { return in_->name(); }
+  std::span<const Allocation> allocations() const override { return allocations_; }
 
   const ImportCounts& counts() const { return counts_; }
   /// "NVBit mem_trace (MEMTRACE: CTX lines)" or "(older unprefixed lines)", with the extra
@@ -61,9 +64,10 @@ class NvbitReader final : public TraceReader {
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
-  enum class LineKind { Other, Launch, Record, Thread };
+  enum class LineKind { Other, Launch, Record, Thread, Alloc };
   LineKind classify(std::string_view line, std::string_view& body) const;
   void parse_launch(std::string_view body, KernelInfo& out);
+  void parse_alloc(std::string_view body);                   // appends to allocations_
   bool parse_record(std::string_view body, WarpInstr& out);  // false: skipped (counted)
   bool next_line(std::string_view& line);                    // a held line first
   void read_thread_lines(WarpInstr& out);  // the ThreadN,data,address lines after a record
@@ -96,6 +100,7 @@ class NvbitReader final : public TraceReader {
   std::unordered_map<std::uint64_t, std::uint32_t> inst_ids_;           // (opcode, n) -> id
 
   ImportCounts counts_;
+  std::vector<Allocation> allocations_;  // alloc address lines so far
   std::vector<std::string> warnings_;
   std::string held_;           // a line read past the per-thread lines, not yet handled
   std::string thread_opcode_;  // the opcode of a record whose per-thread lines follow

@@ -15,6 +15,12 @@ class TraceWriter {
   virtual void begin_kernel(const KernelInfo& kernel) = 0;
   virtual void write(std::span<const WarpInstr> records) = 0;
   virtual void finish() = 0;
+  /// Writes an allocation the trace names (TraceReader::allocations()) before what follows;
+  /// false where the format has no place for it (it is then not kept).
+  virtual bool add_allocation(const Allocation& allocation) {
+    (void)allocation;
+    return false;
+  }
 };
 
 }  // namespace gms::trace

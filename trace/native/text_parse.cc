@@ -165,6 +165,7 @@ LineKind classify_line(std::string_view line) {
   if (line[i] != '#') return LineKind::Record;
   std::string_view rest = line.substr(i);
   if (rest.starts_with("#kernel") && (rest.size() == 7 || is_ws(rest[7]))) return LineKind::Kernel;
+  if (rest.starts_with("#alloc") && (rest.size() == 6 || is_ws(rest[6]))) return LineKind::Alloc;
   return LineKind::Comment;
 }
 
@@ -258,6 +259,38 @@ void parse_kernel_line(std::string_view line, const LineContext& ctx, KernelInfo
     }
   }
   if (!has_id) line_fail(ctx, "#kernel line without the required id=N");
+}
+
+void parse_alloc_line(std::string_view line, const LineContext& ctx, Allocation& out) {
+  out = Allocation{};
+  Tokenizer t{line.data(), line.data() + line.size()};
+  t.next();  // "#alloc"
+  bool has_base = false, has_bytes = false;
+  for (std::string_view tok = t.next(); !tok.empty(); tok = t.next()) {
+    const std::size_t eq = tok.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+      line_fail(ctx, "bad #alloc field '{}' (expected key=value)", shown(tok));
+    const std::string_view key = tok.substr(0, eq), v = tok.substr(eq + 1);
+    if (key == "base") {
+      const char* p = v.data() + 2;
+      const char* end = v.data() + v.size();
+      if (!v.starts_with("0x") || !parse_hex_digits(p, end, out.base) || p != end)
+        line_fail(ctx, "bad #alloc base '{}' (expected 0x followed by hex digits)", shown(v));
+      has_base = true;
+    } else if (key == "bytes") {
+      if (!parse_dec(v, out.bytes) || out.bytes == 0)
+        line_fail(ctx, "bad #alloc bytes '{}' (expected a decimal integer of at least 1)",
+                  shown(v));
+      has_bytes = true;
+    } else if (key == "name") {
+      out.name = v;
+    } else {
+      line_fail(ctx, "unknown #alloc key '{}' (base, bytes, name)", shown(key));
+    }
+  }
+  if (!has_base || !has_bytes) line_fail(ctx, "#alloc line without the required base= and bytes=");
+  if (out.bytes - 1 > ~out.base)
+    line_fail(ctx, "#alloc block 0x{:x} + {} bytes does not fit in 64 bits", out.base, out.bytes);
 }
 
 }  // namespace gms::trace::detail

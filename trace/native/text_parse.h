@@ -18,9 +18,10 @@ struct LineContext {
 };
 
 /// What a (\n- and \r-stripped) line of a wtrace file is.
-enum class LineKind : std::uint8_t { Blank, Comment, Kernel, Record };
+enum class LineKind : std::uint8_t { Blank, Comment, Kernel, Alloc, Record };
 
-/// Classifies a line: blank (spaces/tabs only), `#kernel ...`, another `#` comment, or a record.
+/// Classifies a line: blank (spaces/tabs only), `#kernel ...`, `#alloc ...`, another `#` comment,
+/// or a record.
 LineKind classify_line(std::string_view line);
 
 /// Parses the first line of a file: returns normally for "#wtrace 1"; throws "unsupported wtrace
@@ -36,5 +37,11 @@ void parse_record(std::string_view line, const LineContext& ctx, WarpInstr& out)
 /// Parses a `#kernel key=value ...` line into `out` (reset first): typed fields from the known
 /// keys, and every pair in `params` in line order. `id` is required.
 void parse_kernel_line(std::string_view line, const LineContext& ctx, KernelInfo& out);
+
+/// Parses an `#alloc base=0x<hex> bytes=<decimal> [name=<text>]` line into `out` (reset first).
+/// `base` and `bytes` are required, `bytes` at least 1 and base + bytes within 64 bits; any other
+/// key is an error naming it (a version-1 reader that does not know this line reads it as a
+/// comment, so a file with allocations stays readable by it).
+void parse_alloc_line(std::string_view line, const LineContext& ctx, Allocation& out);
 
 }  // namespace gms::trace::detail

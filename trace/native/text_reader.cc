@@ -28,6 +28,10 @@ bool TextReader::next_kernel(KernelInfo& out) {
       case detail::LineKind::Blank:
       case detail::LineKind::Comment:
         break;
+      case detail::LineKind::Alloc:
+        detail::parse_alloc_line(line, {in_->name(), lines_.line_no()},
+                                 allocations_.emplace_back());
+        break;
       case detail::LineKind::Kernel:
         have_pending_ = true;
         pending_ = line;
@@ -67,6 +71,9 @@ std::size_t TextReader::read(std::span<WarpInstr> out) {
         in_kernel_ = false;
         break;
       }
+      if (kind == detail::LineKind::Alloc)
+        detail::parse_alloc_line(line, {in_->name(), lines_.line_no()},
+                                 allocations_.emplace_back());
       if (kind != detail::LineKind::Record) continue;
     }
     detail::parse_record(line, {in_->name(), lines_.line_no()}, out[n++]);

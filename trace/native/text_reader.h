@@ -26,6 +26,7 @@ class TextReader final : public TraceReader {
   bool next_kernel(KernelInfo& out) override;
   std::size_t read(std::span<WarpInstr> out) override;
   const std::string& source_name() const override { return in_->name(); }
+  std::span<const Allocation> allocations() const override { return allocations_; }
 
  private:
   std::unique_ptr<InputStream> in_;
@@ -37,7 +38,8 @@ class TextReader final : public TraceReader {
   std::string_view pending_;   // points into the line buffer (valid until the next line is read)
   std::uint64_t pending_line_ = 0;
   std::unordered_set<std::uint32_t> kernel_ids_;
-  WarpInstr scratch_;  // target for records that are skipped
+  WarpInstr scratch_;                    // target for records that are skipped
+  std::vector<Allocation> allocations_;  // #alloc lines so far
 };
 
 }  // namespace gms::trace

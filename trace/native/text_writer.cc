@@ -86,6 +86,19 @@ void TextWriter::begin_kernel(const KernelInfo& kernel) {
   in_kernel_ = true;
 }
 
+bool TextWriter::add_allocation(const Allocation& a) {
+  if (a.bytes == 0 || a.bytes - 1 > ~a.base || has_space(a.name) ||
+      a.name.find('=') != std::string::npos)
+    fail("{}: allocation 0x{:x} + {} bytes named '{}' cannot be written in wtrace", out_->name(),
+         a.base, a.bytes, a.name);
+  flush();
+  std::string line = fmt::format("#alloc base=0x{:x} bytes={}", a.base, a.bytes);
+  if (!a.name.empty()) line += fmt::format(" name={}", a.name);
+  line += '\n';
+  out_->write(line.data(), line.size());
+  return true;
+}
+
 void TextWriter::write(std::span<const WarpInstr> records) {
   if (!in_kernel_ && !records.empty()) fail("{}: records written before any kernel", out_->name());
   for (const WarpInstr& r : records) {

@@ -23,6 +23,7 @@ class TextWriter final : public TraceWriter {
   void begin_kernel(const KernelInfo& kernel) override;
   void write(std::span<const WarpInstr> records) override;
   void finish() override;
+  bool add_allocation(const Allocation& allocation) override;  ///< an `#alloc` line
 
  private:
   void flush();

@@ -1,6 +1,7 @@
 // The run, convert, gen and info commands end to end, as a user calls them.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -152,6 +153,21 @@ TEST(CliRunTest, InfoSummarisesKernels) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("kernel 1 matmul_tiled"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("LDS"), std::string::npos) << r.out;
+}
+
+TEST(CliRunTest, InfoListsAllocationsAndConvertSaysWhatGmtLeavesOut) {
+  TempDir tmp;
+  std::ofstream(tmp.file("a.wtrace")) << "#wtrace 1\n#alloc base=0x10000 bytes=4096 name=x\n"
+                                         "#kernel id=1\n0 LDG 4 - 0 0 ffffffff @0x10000:4\n";
+  const CliResult info = run_cli("info " + tmp.file("a.wtrace"));
+  ASSERT_EQ(info.status, 0) << info.err;
+  EXPECT_NE(info.out.find("  allocations: 1\n    0x10000 + 4096 B x\n"), std::string::npos)
+      << info.out;
+  const CliResult gmt = run_cli("convert " + tmp.file("a.wtrace") + " " + tmp.file("a.gmt"));
+  ASSERT_EQ(gmt.status, 0) << gmt.err;
+  EXPECT_NE(gmt.err.find("1 allocation left out"), std::string::npos) << gmt.err;
+  ASSERT_EQ(run_cli("convert " + tmp.file("a.wtrace") + " " + tmp.file("b.wtrace")).status, 0);
+  EXPECT_EQ(slurp(tmp.file("a.wtrace")), slurp(tmp.file("b.wtrace")));
 }
 
 }  // namespace

@@ -163,7 +163,9 @@ TEST(NvbitVariantsTest, TriplesOnTheRecordLineAndOtherLinesCounted) {
   EXPECT_EQ(got[0].op, Op::STG);
   EXPECT_EQ(got[0].mask, 0xffffffffu);
   EXPECT_EQ(got[0].addr[31], 0x7f000000007cu);
-  EXPECT_EQ(r.counts().other_lines, 3u);  // banner, alloc line, program output
+  EXPECT_EQ(r.counts().other_lines, 2u);  // banner, program output
+  ASSERT_EQ(r.allocations().size(), 1u);  // the alloc line
+  EXPECT_EQ(r.allocations()[0], (Allocation{0x7f0000000000, 4096, ""}));
   GMS_EXPECT_CONTAINS(r.format_description(), "per-thread ThreadN,data,address lists");
 }
 

@@ -43,5 +43,33 @@ TEST(CaptureNativeOutputTest, GmtEqualsTheCapturedWtraceText) {
   EXPECT_EQ(read_bytes(wtrace.str()), text);
 }
 
+TEST(CaptureNativeOutputTest, BuffersAreAllocLinesInWtraceAndLeftOutOfGmt) {
+  cap::KernelHeader h;
+  h.id = 3;
+  h.buffers = {{0x7f0000000000u, 4096, "in"}, {0x7f0000100000u, 256, ""}};
+  std::vector<cap::CaptureRecord> recs{cap::make_record(0, 0, 0, 0, cap::CaptureOp::LDG, 4, 1u,
+                                                        cap::kUnknownSm,
+                                                        [](int) { return 0x7f0000000000u; })};
+  const std::string lines = cap::alloc_lines(h);
+  EXPECT_EQ(
+      lines,
+      "#alloc base=0x7f0000000000 bytes=4096 name=in\n#alloc base=0x7f0000100000 bytes=256\n");
+  std::string text = cap::wtrace_magic() + lines + cap::kernel_line(h);
+  cap::append_record_line(recs[0], text);
+  // The library's wtrace and the project's writer agree, and the reader hands the buffers on.
+  TempPath wtrace(".wtrace"), gmt(".gmt");
+  auto copy = recs;
+  cap::write_native(wtrace.str(), h, copy);
+  EXPECT_EQ(read_bytes(wtrace.str()), text);
+  auto reader = open_trace_reader(wtrace.str());
+  KernelInfo k;
+  ASSERT_TRUE(reader->next_kernel(k));
+  ASSERT_EQ(reader->allocations().size(), 2u);
+  EXPECT_EQ(reader->allocations()[0], (Allocation{0x7f0000000000u, 4096, "in"}));
+  copy = recs;
+  cap::write_native(gmt.str(), h, copy);  // the records without the buffers (and a warning)
+  EXPECT_EQ(read_trace(gmt.str()), read_trace(wtrace.str()));
+}
+
 }  // namespace
 }  // namespace gms::trace::test

@@ -39,7 +39,15 @@ inline std::string device_arch() {
   return "sm_" + std::to_string(p.major) + std::to_string(p.minor);
 }
 
-inline int example_main(int argc, char** argv, std::vector<ExampleKernel>& kernels) {
+/// A device array of an example, for its traces' `#alloc` lines.
+inline capture::Buffer buffer(const void* p, std::size_t bytes, const char* name) {
+  return {reinterpret_cast<std::uintptr_t>(p), bytes, name};
+}
+
+/// `buffers`: the device arrays the kernels use, written before each kernel in its wtrace
+/// (`#alloc` lines; the .gmt beside it has no record for them).
+inline int example_main(int argc, char** argv, std::vector<ExampleKernel>& kernels,
+                        const std::vector<capture::Buffer>& buffers = {}) {
   const std::string mode = argc > 1 ? argv[1] : "";
   try {
     if (mode == "--list") {
@@ -58,11 +66,14 @@ inline int example_main(int argc, char** argv, std::vector<ExampleKernel>& kerne
         k.launch(cap.device(), true);
         std::vector<capture::CaptureRecord> records = cap.download();
         k.header.arch = arch;
+        k.header.buffers = buffers;
         const std::string base =
             std::string(argv[2]) + "/" + std::to_string(k.header.id) + "-" + k.header.name;
         capture::write_trace(base + ".wtrace.zst", k.header, records);
 #ifdef GMS_CAPTURE_WITH_GMS
-        capture::write_trace(base + ".gmt", k.header, records);
+        capture::KernelHeader without_buffers = k.header;  // .gmt has no record for them
+        without_buffers.buffers.clear();
+        capture::write_trace(base + ".gmt", without_buffers, records);
 #endif
         std::printf("%s: %zu records\n", base.c_str(), records.size());
       }

@@ -89,7 +89,9 @@ int main(int argc, char** argv) {
                          else
                            gt222_matmul_tiled<false><<<grid, block>>>(a, b, c, cap);
                        }});
-    const int rc = ex::example_main(argc, argv, kernels);
+    const int rc = ex::example_main(
+        argc, argv, kernels,
+        {ex::buffer(a, bytes, "a"), ex::buffer(b, bytes, "b"), ex::buffer(c, bytes, "c")});
     cudaFree(a);
     cudaFree(b);
     cudaFree(c);

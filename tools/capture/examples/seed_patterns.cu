@@ -68,7 +68,9 @@ int main(int argc, char** argv) {
     add(204, "stride32", gt204_stride32<false>, gt204_stride32<true>);
     add(205, "offset2", gt205_offset2<false>, gt205_offset2<true>);
     add(206, "broadcast", gt206_broadcast<false>, gt206_broadcast<true>);
-    const int rc = ex::example_main(argc, argv, kernels);
+    const int rc = ex::example_main(argc, argv, kernels,
+                                    {ex::buffer(in, sizeof(float) * (kThreads * 32ull + 64), "in"),
+                                     ex::buffer(out, sizeof(float) * kThreads, "out")});
     cudaFree(in);
     cudaFree(out);
     return rc;

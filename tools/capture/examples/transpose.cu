@@ -81,7 +81,9 @@ int main(int argc, char** argv) {
            else
              gt212_transpose_tiled<false><<<grid, block>>>(in, out, cap);
          }});
-    const int rc = ex::example_main(argc, argv, kernels);
+    const std::size_t bytes = sizeof(float) * kN * kN;
+    const int rc = ex::example_main(argc, argv, kernels,
+                                    {ex::buffer(in, bytes, "in"), ex::buffer(out, bytes, "out")});
     cudaFree(in);
     cudaFree(out);
     return rc;
