@@ -2,8 +2,12 @@
 // of 24-byte structures suggests the structure of arrays, whose row ranks with the instruction
 // rows by time saved and whose "after" figures are the replay of b5_soa24_all; an explicit
 // --layout spec is replayed besides the suggestions, and a bad one is an error.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "sim/core/error.h"
@@ -68,6 +72,62 @@ TEST(ExplainLayoutTest, ExplicitSpecsBesideTheSuggestions) {
   EXPECT_EQ(explain({data_path("b6_tile32.wtrace")}, cfg, opts, eo).layouts.size(), 1u);
   eo.layouts = {"soa:smem"};
   EXPECT_THROW(explain({data_path("b6_tile32.wtrace")}, cfg, opts, eo), SimError);
+}
+
+// With #alloc lines the arrays are the trace's: the structure of arrays is sized by the whole
+// allocation (4096 structures, of which the kernel reads the first 2048), so field y of
+// structure i moves to points + 4096 x 4 + 4i, as the hand-written trace has it.
+TEST(ExplainLayoutTest, ArraysFromAllocationLines) {
+  constexpr std::uint64_t kPoints = 0x100000, kOut = 0x200000;
+  auto write = [&](const std::string& name, bool soa) {
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    const auto path = std::filesystem::temp_directory_path() /
+                      fmt::format("{}_{}_{}.wtrace", ::getpid(), test->name(), name);
+    std::ofstream out(path);
+    out << fmt::format("#wtrace 1\n#alloc base={:#x} bytes=49152 name=points\n", kPoints);
+    out << fmt::format("#alloc base={:#x} bytes=8192 name=out\n", kOut);
+    out << "#kernel id=1 name=k grid=16,1,1 block=128,1,1 shmem=0\n";
+    for (std::uint64_t w = 0; w < 64; ++w) {
+      const std::string head = fmt::format("{} {} ffffffff", w / 4, w % 4);
+      for (int f = 0; f < 2; ++f)
+        out << fmt::format("{} LDG 4 - {} @{:#x}:{}\n", f, head,
+                           soa ? kPoints + f * 4096 * 4 + 128 * w : kPoints + 384 * w + 4 * f,
+                           soa ? 4 : 12);
+      out << fmt::format("2 STG 4 - {} @{:#x}:4\n", head, kOut + 128 * w);
+    }
+    return path.string();
+  };
+  const std::string aos = write("aos", false);
+  const std::string soa = write("soa", true);
+  const SimConfig cfg = default_config();
+  RunOptions opts;
+  opts.mode = SimMode::Both;
+  ExplainOptions eo;
+  eo.jobs = 1;
+  eo.layouts = {"soa:points"};
+  const ExplainResult r = explain({aos}, cfg, opts, eo);
+  ASSERT_EQ(r.arrays.size(), 2u);
+  EXPECT_EQ(r.arrays[0].name, "points");
+  EXPECT_TRUE(r.arrays[0].from_trace);
+  ASSERT_FALSE(r.layouts.empty());
+  const LayoutChange& c = r.layouts[0];
+  EXPECT_EQ(c.label, "soa:points:12");
+  EXPECT_EQ(c.count, 4096u);
+  EXPECT_EQ(c.map(kPoints + 12 * 5 + 4), kPoints + 4096 * 4 + 4 * 5);
+  const auto want = simulate(std::vector<std::string>{soa}, cfg, opts);
+  int rows = 0;
+  for (const WhatIf& w : r.rows) {
+    if (w.layout != "soa:points:12") continue;
+    ++rows;
+    EXPECT_EQ(w.touched, 2u);  // the two loads; the store to `out` is another array's
+    for (const KernelStats& k : want)
+      if (k.mode == w.mode) {
+        EXPECT_EQ(w.kernel_after.sectors, kernel_figures(k).sectors);
+        EXPECT_EQ(w.kernel_after.dram_bytes, kernel_figures(k).dram_bytes);
+        EXPECT_EQ(w.kernel_after.time_ns, kernel_figures(k).time_ns);
+      }
+  }
+  EXPECT_EQ(rows, 2);
 }
 
 }  // namespace
