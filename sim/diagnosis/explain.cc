@@ -272,6 +272,9 @@ ExplainResult explain(const std::vector<std::string>& traces, const SimConfig& c
   for (std::size_t c = 0; c < r.layouts.size(); ++c) {
     const LayoutChange& change = r.layouts[c];
     const std::size_t j = targets.size() + c;
+    // A suggestion whose replay moved no access (a run of loads that never lines up) says
+    // nothing; a --layout spec keeps its rows.
+    if (change.suggested && rewritten[j] == 0) continue;
     const std::vector<const InstrFootprint*> moved = touched(change, footprints);
     // One row per kernel the change touches, in the order the kernels come.
     std::vector<std::uint32_t> kernels;
@@ -309,6 +312,18 @@ ExplainResult explain(const std::vector<std::string>& traces, const SimConfig& c
       }
     }
   }
+  // The suggestions that moved nothing leave the list too (the report counts the changes).
+  std::size_t kept = 0;
+  for (std::size_t c = 0; c < r.layouts.size(); ++c) {
+    if (r.layouts[c].suggested && rewritten[targets.size() + c] == 0) continue;
+    if (kept != c) {  // not onto itself: a self-move would empty the label
+      r.layouts[kept] = std::move(r.layouts[c]);
+      r.samples[kept] = r.samples[c];
+    }
+    ++kept;
+  }
+  r.layouts.resize(kept);
+  r.samples.resize(kept);
   std::stable_sort(r.rows.begin(), r.rows.end(), [](const WhatIf& a, const WhatIf& b) {
     if (a.mode != b.mode) return a.mode < b.mode;
     return a.saved_ns() > b.saved_ns();

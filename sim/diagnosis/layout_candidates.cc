@@ -89,6 +89,7 @@ std::vector<LayoutChange> layout_candidates(const std::vector<KernelPatterns>& p
                    [](const Scored& a, const Scored& b) { return a.score > b.score; });
   std::vector<LayoutChange> out;
   auto add = [&](LayoutChange c) {
+    c.suggested = true;
     for (const LayoutChange& o : out)
       if (o.label == c.label && o.kernel_id == c.kernel_id) return;
     out.push_back(std::move(c));

@@ -63,6 +63,9 @@ struct LayoutChange {
   std::vector<std::uint32_t> insts;  ///< Vector: the instructions whose runs merge
   /// Apply only in this kernel (a candidate from one kernel's diagnosis); else in all.
   std::optional<std::uint32_t> kernel_id;
+  /// Suggested by the diagnosis (not a --layout spec): explain leaves it out where its replay
+  /// moved nothing.
+  bool suggested = false;
 
   /// True when address `a` of the space is one the change moves.
   bool covers(Addr a) const {

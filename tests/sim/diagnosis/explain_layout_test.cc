@@ -130,5 +130,40 @@ TEST(ExplainLayoutTest, ArraysFromAllocationLines) {
   EXPECT_EQ(rows, 2);
 }
 
+// Fields x and y of 8-byte structures, each warp reading y before x: the footprints suggest
+// merging the two loads, but no warp's x follows its y, so the replay merges nothing and the
+// suggestion is left out; named by --layout, its rows stay (nothing rewritten).
+TEST(ExplainLayoutTest, SuggestionThatMovesNothingIsLeftOut) {
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const auto path = std::filesystem::temp_directory_path() /
+                    fmt::format("{}_{}.wtrace", ::getpid(), test->name());
+  {
+    std::ofstream out(path);
+    out << "#wtrace 1\n#kernel id=1 name=k grid=4,1,1 block=128,1,1 shmem=0\n";
+    for (std::uint64_t w = 0; w < 16; ++w)
+      for (int f : {1, 0})
+        out << fmt::format("{} LDG 4 - {} {} ffffffff @{:#x}:8\n", f, w / 4, w % 4,
+                           0x100000 + 256 * w + 4 * f);
+  }
+  const SimConfig cfg = default_config();
+  RunOptions opts;
+  ExplainOptions eo;
+  eo.jobs = 1;
+  const ExplainResult quiet = explain({path.string()}, cfg, opts, eo);
+  EXPECT_TRUE(quiet.layouts.empty());
+  for (const WhatIf& w : quiet.rows) EXPECT_EQ(w.kind, WhatIfKind::Instruction);
+  eo.layouts = {"vector:0,1"};
+  const ExplainResult named = explain({path.string()}, cfg, opts, eo);
+  ASSERT_EQ(named.layouts.size(), 1u);
+  int rows = 0;
+  for (const WhatIf& w : named.rows)
+    if (w.kind == WhatIfKind::Layout) {
+      ++rows;
+      EXPECT_EQ(w.rewritten, 0u);
+      EXPECT_EQ(w.kernel_after.sectors, w.kernel_before.sectors);
+    }
+  EXPECT_EQ(rows, 1);
+}
+
 }  // namespace
 }  // namespace gms
