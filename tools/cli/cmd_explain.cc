@@ -25,8 +25,8 @@ int cmd_explain(const std::vector<std::string>& args) {
       ("layout", po::value<std::vector<std::string>>()->composing(),
        "replay this layout change of an array too (repeatable): soa:ARRAY[:STRUCT_BYTES], "
        "aos:ARRAY,ARRAY[,...], pad:smem[:ELEMENTS[:PITCH]], swizzle:smem[:PITCH], "
-       "transpose:ARRAY[:PITCH]; ARRAY: an allocation's name, g0, g1, ... (arrays found from "
-       "the addresses), 0xADDR or iN (instruction N's array)")
+       "transpose:ARRAY[:PITCH], vector:INST,INST[,...]; ARRAY: an allocation's name, g0, g1, "
+       "... (arrays found from the addresses), 0xADDR or iN (instruction N's array)")
       ("no-suggested-layouts", po::bool_switch(),
        "replay only the --layout changes, not those the diagnosis suggests")
       ("jobs", po::value<unsigned>()->default_value(0),
@@ -50,8 +50,9 @@ int cmd_explain(const std::vector<std::string>& args) {
       "once as it is and once per candidate instruction with that instruction's accesses made\n"
       "ideal (the same bytes, coalesced and aligned; shared memory conflict-free), and once per\n"
       "layout change of an array (structure of arrays, padded or swizzled shared tile, transposed\n"
-      "array: the diagnosis suggests them, --layout names more), which moves every access to\n"
-      "the array; both kinds are ranked in one table by the kernel time the change saves.",
+      "array, narrow loads merged into vector loads: the diagnosis suggests them, --layout names\n"
+      "more), which moves every access to the array; both kinds are ranked in one table by the\n"
+      "kernel time the change saves.",
       visible, vm);
   if (traces.empty()) return 0;
   if (std::find(traces.begin(), traces.end(), "-") != traces.end())
