@@ -6,6 +6,10 @@ Generates one trace (not timed): N global loads, each wasteful in its own way (s
 load executed by `--warps` warps, as .gmt; in one kernel, or with `--kernels K` load i in kernel
 i mod K (each what-if then replays its own kernel only). Then times, best of `--repeat`:
   - `explain --top N` on one thread (--jobs 1) and on every core (--jobs 0);
+  - `explain --top N --jobs 1` with the layout changes the diagnosis suggests (structure of
+    arrays for the structure fields, transposes for the column walks: L more replays, each of
+    the kernels its array is in), against the same without them (`--no-suggested-layouts`, the
+    instruction what-ifs alone, as the other explain rows);
   - N + 1 separate `run`s of the trace (the replays a user would make by hand: the trace as it
     is and one per fixed instruction; all N + 1 replay the original trace here, since the cost of
     a replay does not depend on which instruction was fixed), on one thread each and with the
@@ -14,6 +18,7 @@ usage: bench/explain_whatifs.py [--bin build/gpumemsim] [--warps 65536] [--top 8
                                 [--mode cached] [--repeat 3]
 """
 import argparse
+import json
 import os
 import platform
 import subprocess
@@ -67,11 +72,17 @@ def main():
         subprocess.run([a.bin, "convert", text, gmt], check=True, stdout=subprocess.DEVNULL)
         records = a.warps * min(a.top, len(LOADS))
         n = min(a.top, len(LOADS))
-        explain = [a.bin, "explain", gmt, "--top", str(n), "--mode", a.mode]
+        with_layouts = [a.bin, "explain", gmt, "--top", str(n), "--mode", a.mode]
+        explain = with_layouts + ["--no-suggested-layouts"]
         run = [a.bin, "run", gmt, "--mode", a.mode, "--no-progress"]
+        report = json.loads(subprocess.run(with_layouts + ["--format", "json"], check=True,
+                                           capture_output=True, text=True).stdout)
+        layouts = len({w["layout"] for w in report["what_ifs"] if w["kind"] == "layout"})
         rows = [
             ("explain --jobs 1", best([explain + ["--jobs", "1"]], a.repeat)),
             ("explain (--jobs 0: one per core)", best([explain], a.repeat)),
+            (f"explain --jobs 1 with {layouts} suggested layout changes",
+             best([with_layouts + ["--jobs", "1"]], a.repeat)),
             (f"{n + 1} x run --threads 1", best([run + ["--threads", "1"]] * (n + 1), a.repeat)),
             (f"{n + 1} x run (program's thread choice)", best([run] * (n + 1), a.repeat)),
         ]
@@ -81,7 +92,7 @@ def main():
           f"--mode {a.mode}, best of {a.repeat}")
     print(f"| what | wall s | CPU s (user + sys) | wall against {n + 1} x run --threads 1 |")
     print("|---|---|---|---|")
-    base = rows[2][1][0]
+    base = rows[3][1][0]
     for name, (wall, cpu) in rows:
         print(f"| {name} | {wall:.2f} | {cpu:.2f} | {base / wall:.2f}x |")
 

@@ -72,7 +72,8 @@ endif()
 # The C++ library: every layer (static), the headers at their source paths under
 # include/gpumemsim, and gpumemsim::gpumemsim linking them all (the tests' `gms`).
 set(GMS_LAYERS gms_core gms_lanes gms_host gms_config gms_model gms_trace_io gms_trace_native
-               gms_trace_import gms_replay gms_report gms_study gms_gen gms_diagnosis)
+               gms_trace_import gms_replay gms_report gms_study gms_gen gms_layout
+               gms_diagnosis)
 set_target_properties(gms PROPERTIES EXPORT_NAME gpumemsim)
 install(TARGETS ${GMS_LAYERS} gms EXPORT gpumemsimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -96,7 +96,8 @@ std::string explain_text(const std::vector<std::string>& traces,
                          const std::vector<std::string>& configs,
                          const std::vector<std::string>& sets, const std::vector<std::string>& dirs,
                          const std::string& mode, const std::vector<std::uint32_t>& kernels,
-                         std::size_t top, unsigned jobs, const std::string& format) {
+                         std::size_t top, unsigned jobs, const std::string& format,
+                         const std::vector<std::string>& layouts, bool suggest_layouts) {
   const SimConfig cfg = load_config({resolve(configs, dirs), sets});
   RunOptions opts;
   opts.mode = parse_sim_mode(mode);
@@ -104,6 +105,8 @@ std::string explain_text(const std::vector<std::string>& traces,
   ExplainOptions eo;
   eo.top = top;
   eo.jobs = jobs;
+  eo.layouts = layouts;
+  eo.suggest_layouts = suggest_layouts;
   const ReportFormat f = parse_report_format(format);
   std::ostringstream out;
   {
@@ -181,7 +184,7 @@ PYBIND11_MODULE(_gpumemsim, m) {
         py::arg("dirs"), py::arg("mode"), py::arg("per_instruction"), py::arg("jobs"));
   m.def("explain", &explain_text, py::arg("traces"), py::arg("configs"), py::arg("sets"),
         py::arg("dirs"), py::arg("mode"), py::arg("kernels"), py::arg("top"), py::arg("jobs"),
-        py::arg("format"));
+        py::arg("format"), py::arg("layouts"), py::arg("suggest_layouts"));
   m.def("preset_dirs", &preset_dirs, py::arg("own"));
   m.def("presets", [](const std::vector<std::string>& dirs) {
     py::list out;

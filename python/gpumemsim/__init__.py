@@ -206,13 +206,15 @@ def run(traces, config=None, set=None, mode="cold", kernels=None, threads=None, 
 
 
 def explain(traces, config=None, set=None, mode="cached", kernels=None, top=5, jobs=0,
-            format=None):
-    """`gpumemsim explain` as a DataFrame: one row per candidate instruction and mode, replayed
-    with that instruction's accesses made ideal, ranked by the kernel time the fix saves (the
-    CSV columns: pattern, reading, sectors_before/after, dram_bytes_before/after, time_ns_before/
-    after, saved_ns, ...). traces: paths or a TraceBuilder (saved to a temporary .gmt, since the
-    what-ifs read it several times). format="table", "json" or "html" returns that text
-    instead."""
+            format=None, layouts=None, suggest_layouts=True):
+    """`gpumemsim explain` as a DataFrame: one row per candidate and mode, ranked by the kernel
+    time the change saves: an instruction made ideal (kind "instruction") or an array's layout
+    changed for every instruction (kind "layout": the --layout specs in `layouts`, and those
+    the diagnosis suggests unless suggest_layouts=False). The CSV columns: kind, layout,
+    instructions_touched, pattern, reading, sectors_before/after, conflicts_before/after,
+    dram_bytes_before/after, time_ns_before/after, saved_ns, ... traces: paths or a
+    TraceBuilder (saved to a temporary .gmt, since the what-ifs read it several times).
+    format="table", "json" or "html" returns that text instead."""
     import tempfile
 
     ids = [] if kernels is None else [int(k) for k in _items(kernels)]
@@ -224,7 +226,8 @@ def explain(traces, config=None, set=None, mode="cached", kernels=None, top=5, j
         else:
             paths = _strings(traces, "traces")
         text = _gpumemsim.explain(paths, _strings(config, "config"), _sets(set), _dirs(), mode,
-                                  ids, int(top), int(jobs), format or "csv")
+                                  ids, int(top), int(jobs), format or "csv",
+                                  _strings(layouts, "layouts"), bool(suggest_layouts))
     if format is not None:
         return text
     pd = _need("pandas", "explain")

@@ -214,11 +214,26 @@ def test_explain_frame_is_the_explain_csv():
 
 def test_explain_takes_a_builder():
     b = transpose_builder(64)
-    df = gpumemsim.explain(b, mode="cold", top=1)
+    df = gpumemsim.explain(b, mode="cold", top=1, suggest_layouts=False)
     # The column writes (inst 1) waste the most bytes: 32 lanes 256 bytes apart, one sector each
     # for 4 bytes; the row reads (inst 0) waste none.
     assert list(df["inst"]) == [1]
+    assert list(df["kind"]) == ["instruction"]
     assert df["saved_ns"].iloc[0] > 0
+
+
+def test_explain_layout_rows():
+    # B5: the six fields of 24-byte structures; the diagnosis suggests the structure of arrays,
+    # which moves all six loads, and the six loads merged into vector loads; --layout adds the
+    # transpose of the same array.
+    trace = os.path.join(SRC, "tests/data/b5_aos24_all.wtrace")
+    df = gpumemsim.explain(trace, mode="cold", layouts=["transpose:g0:96"])
+    layouts = df[df["kind"] == "layout"]
+    assert sorted(layouts["layout"]) == ["soa:g0:24", "transpose:g0:96", "vector:0,1,2,3,4,5"]
+    soa = layouts[layouts["layout"] == "soa:g0:24"].iloc[0]
+    assert soa["instructions_touched"] == 6
+    assert soa["kernel_sectors_after"] < soa["kernel_sectors_before"]
+    assert set(df["kind"]) == {"instruction", "layout"}
 
 
 def test_presets_are_the_programs():

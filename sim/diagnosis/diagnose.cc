@@ -38,11 +38,14 @@ std::vector<KernelPatterns> diagnose(trace::TraceReader& reader, const SimConfig
           s.size = w.size;
           k.instructions.push_back(s);
         }
-        k.instructions[r].add(classify(w, coalescer, arbiter));
-        if (!is_shared(w.op))
-          for (LaneMask m = w.mask; m != 0; m &= m - 1)
-            k.highest_address =
-                std::max(k.highest_address, w.addr[std::countr_zero(m)] + w.size - 1);
+        PatternSummary& s = k.instructions[r];
+        s.add(classify(w, coalescer, arbiter));
+        for (LaneMask m = w.mask; m != 0; m &= m - 1) {
+          const Addr a = w.addr[std::countr_zero(m)];
+          s.lowest = std::min(s.lowest, a);
+          s.highest = std::max(s.highest, last_byte(a, w.size));
+          if (!is_shared(w.op)) k.highest_address = std::max(k.highest_address, a + w.size - 1);
+        }
       }
     }
     out.push_back(std::move(k));

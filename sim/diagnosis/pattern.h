@@ -73,6 +73,8 @@ struct PatternSummary {
   std::array<Pattern, kPatternKindCount> first{};
   std::uint64_t cost = 0, ideal = 0;
   std::uint64_t wasted_bytes = 0;  ///< the run's wasted_bytes of the instruction
+  /// The first and last byte its active lanes reach (its footprint, for the layout what-ifs).
+  Addr lowest = ~Addr{0}, highest = 0;
 
   void add(const Pattern& p);
   std::uint64_t total() const;

@@ -22,6 +22,13 @@ int cmd_explain(const std::vector<std::string>& args) {
       ("top", po::value<std::size_t>()->default_value(5),
        "candidate instructions: the N with the most wasted bytes (shared memory: conflict "
        "wavefronts at 128 bytes each)")
+      ("layout", po::value<std::vector<std::string>>()->composing(),
+       "replay this layout change of an array too (repeatable): soa:ARRAY[:STRUCT_BYTES], "
+       "aos:ARRAY,ARRAY[,...], pad:smem[:ELEMENTS[:PITCH]], swizzle:smem[:PITCH], "
+       "transpose:ARRAY[:PITCH], vector:INST,INST[,...]; ARRAY: an allocation's name, g0, g1, "
+       "... (arrays found from the addresses), 0xADDR or iN (instruction N's array)")
+      ("no-suggested-layouts", po::bool_switch(),
+       "replay only the --layout changes, not those the diagnosis suggests")
       ("jobs", po::value<unsigned>()->default_value(0),
        "replays run side by side (0: one per core); the results are the same")
       ("kernel", po::value<std::vector<std::uint32_t>>()->composing(),
@@ -35,13 +42,17 @@ int cmd_explain(const std::vector<std::string>& args) {
   const std::vector<std::string> traces = parse_trace_args(
       args, "explain",
       "usage: gpumemsim explain TRACE... [--config NAME|FILE] [--set KEY=VALUE]... "
-      "[--mode cold|cached|both] [--order file|lockstep|timed] [--top N] [--jobs N] "
+      "[--mode cold|cached|both] [--order file|lockstep|timed] [--top N] [--layout SPEC]... "
+      "[--no-suggested-layouts] [--jobs N] "
       "[--kernel ID]... "
       "[--format table|csv|json|html] [-o FILE]\n"
       "Diagnoses each instruction's access pattern from its addresses, then replays the trace\n"
       "once as it is and once per candidate instruction with that instruction's accesses made\n"
-      "ideal (the same bytes, coalesced and aligned; shared memory conflict-free), and ranks the\n"
-      "candidates by the kernel time the fix saves.",
+      "ideal (the same bytes, coalesced and aligned; shared memory conflict-free), and once per\n"
+      "layout change of an array (structure of arrays, padded or swizzled shared tile, transposed\n"
+      "array, narrow loads merged into vector loads: the diagnosis suggests them, --layout names\n"
+      "more), which moves every access to the array; both kinds are ranked in one table by the\n"
+      "kernel time the change saves.",
       visible, vm);
   if (traces.empty()) return 0;
   if (std::find(traces.begin(), traces.end(), "-") != traces.end())
@@ -59,6 +70,8 @@ int cmd_explain(const std::vector<std::string>& args) {
   eo.top = vm["top"].as<std::size_t>();
   if (eo.top == 0) fail("explain: --top 0: at least one candidate");
   eo.jobs = vm["jobs"].as<unsigned>();
+  if (vm.count("layout")) eo.layouts = vm["layout"].as<std::vector<std::string>>();
+  eo.suggest_layouts = !vm["no-suggested-layouts"].as<bool>();
 
   const ExplainResult result = explain(traces, cfg, opts, eo);
   for (std::uint32_t id : opts.kernel_ids)
