@@ -213,14 +213,17 @@ def explain(traces, config=None, set=None, mode="cached", kernels=None, top=5, j
     the diagnosis suggests unless suggest_layouts=False). The CSV columns: kind, layout,
     instructions_touched, pattern, reading, sectors_before/after, conflicts_before/after,
     dram_bytes_before/after, time_ns_before/after, saved_ns, ... traces: paths or a
-    TraceBuilder (saved to a temporary .gmt, since the what-ifs read it several times).
+    TraceBuilder (saved to a temporary .gmt, since the what-ifs read it several times; to
+    .wtrace.zst where it names arrays with alloc(), which .gmt cannot keep).
     format="table", "json" or "html" returns that text instead."""
     import tempfile
 
     ids = [] if kernels is None else [int(k) for k in _items(kernels)]
     with tempfile.TemporaryDirectory() as tmp:
         if isinstance(traces, TraceBuilder):
-            path = os.path.join(tmp, "builder.gmt")
+            # .gmt has no allocation record: a builder that names arrays goes to wtrace.
+            ext = ".wtrace.zst" if traces._native.allocations else ".gmt"
+            path = os.path.join(tmp, "builder" + ext)
             traces.save(path)
             paths = [path]
         else:

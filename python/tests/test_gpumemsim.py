@@ -222,6 +222,18 @@ def test_explain_takes_a_builder():
     assert df["saved_ns"].iloc[0] > 0
 
 
+def test_explain_names_a_builders_arrays():
+    # The builder's alloc() reaches explain (saved to wtrace, which keeps it): the column
+    # writes' array is `out`, and transposing it makes them rows.
+    b = transpose_builder(64)
+    b.alloc(0x20000000, 64 * 64 * 4, "out")
+    df = gpumemsim.explain(b, mode="cold", layouts=["transpose:out:256"],
+                           suggest_layouts=False)
+    row = df[df["kind"] == "layout"].iloc[0]
+    assert row["layout"] == "transpose:out:256"
+    assert row["kernel_sectors_after"] < row["kernel_sectors_before"]
+
+
 def test_explain_layout_rows():
     # B5: the six fields of 24-byte structures; the diagnosis suggests the structure of arrays,
     # which moves all six loads, and the six loads merged into vector loads; --layout adds the
