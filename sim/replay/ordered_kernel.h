@@ -7,7 +7,7 @@
 ///
 /// It holds the kernel's records (their 296 bytes each, and 4 more for the order): an ordered
 /// replay's memory grows with its largest kernel, not with the trace. A warp's records are
-/// linked in file order as they come (a map lookup per record, none per lane).
+/// linked in file order as they come (a table lookup per record, none per lane).
 
 #include <algorithm>
 #include <array>
@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <cstring>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/config/config.h"
@@ -35,14 +34,14 @@ class OrderedKernel {
     keep(w);
     const WarpKey key{sm, w.cta, w.warp};
     if (!(warps_.size() > last_warp_ && key == last_key_)) {  // a warp's records often follow
-      const auto [it, created] =
-          warp_of_.try_emplace(key, static_cast<std::uint32_t>(warps_.size()));
+      std::uint32_t& slot = slot_of(key);
       last_key_ = key;
-      last_warp_ = it->second;
-      if (created) {
+      if (slot == kNone) {
+        slot = last_warp_ = static_cast<std::uint32_t>(warps_.size());
         warps_.push_back({sm, w.cta, w.warp, index, index});
         return;
       }
+      last_warp_ = slot;
     }
     Warp& warp = warps_[last_warp_];
     records_[warp.last].next = index;
@@ -93,7 +92,8 @@ class OrderedKernel {
     addrs_.clear();
     last_warp_ = kNone;
     warps_.clear();
-    warp_of_.clear();
+    for (const std::uint32_t i : used_) slots_[i].warp = kNone;
+    used_.clear();
     return scheduler.totals();
   }
 
@@ -166,15 +166,56 @@ class OrderedKernel {
     std::uint32_t sm, cta, warp;
     bool operator==(const WarpKey&) const = default;
   };
-  struct WarpKeyHash {
-    std::size_t operator()(const WarpKey& k) const {
-      return std::hash<std::uint64_t>{}((std::uint64_t{k.cta} << 32 | k.warp) ^
-                                        (std::uint64_t{k.sm} * 0x9e3779b97f4a7c15u));
-    }
+  /// Warp key to warps_ index: open addressing (linear probing) over a power-of-two table at
+  /// most half full, kept from kernel to kernel and emptied slot by slot (used_). A
+  /// std::unordered_map allocated a node for each warp and freed them all at each kernel's
+  /// end: a tenth of an ordered replay's time.
+  struct Slot {
+    WarpKey key;
+    std::uint32_t warp = kNone;  ///< warps_ index; kNone: empty
   };
-  std::unordered_map<WarpKey, std::uint32_t, WarpKeyHash> warp_of_;  ///< to warps_ index
-  WarpKey last_key_{};                                               ///< the last record's warp
-  std::uint32_t last_warp_ = kNone;                                  ///< ... its warps_ index
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> used_;  ///< the filled slots' positions
+
+  static std::size_t hash(const WarpKey& k) {
+    const std::uint64_t h =
+        ((std::uint64_t{k.cta} << 32 | k.warp) ^ (std::uint64_t{k.sm} * 0x9e3779b97f4a7c15u)) *
+        0xbf58476d1ce4e5b9u;
+    return static_cast<std::size_t>(h ^ (h >> 31));
+  }
+
+  /// The slot of `key`: its warps_ index, or kNone in the slot it is to fill.
+  std::uint32_t& slot_of(const WarpKey& key) {
+    if (2 * (used_.size() + 1) > slots_.size()) grow();
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.warp == kNone) {
+        s.key = key;
+        used_.push_back(static_cast<std::uint32_t>(i));
+        return s.warp;
+      }
+      if (s.key == key) return s.warp;
+    }
+  }
+
+  /// Doubles the table (at least 64 slots) and places the filled slots again.
+  void grow() {
+    std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    const std::size_t mask = slots_.size() - 1;
+    std::vector<std::uint32_t> used;
+    used.reserve(used_.size());
+    for (const std::uint32_t u : used_) {
+      std::size_t i = hash(old[u].key) & mask;
+      while (slots_[i].warp != kNone) i = (i + 1) & mask;
+      slots_[i] = old[u];
+      used.push_back(static_cast<std::uint32_t>(i));
+    }
+    used_.swap(used);
+  }
+  WarpKey last_key_{};               ///< the last record's warp
+  std::uint32_t last_warp_ = kNone;  ///< ... its warps_ index
   std::vector<std::uint32_t> started_;
 };
 
