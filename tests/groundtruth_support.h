@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 #include "sim/report/tidy_csv.h"
 #include "tools/study/ncu_metric_names.h"
@@ -126,11 +127,22 @@ enum class CaptureState {
   Present,    ///< counters read, and at least one row has its trace
 };
 
+/// One replay of a capture's kernel (tests/e2e/groundtruth_checks.h, simulate_kernel).
+struct KernelReplay {
+  int status = 0;      ///< the command's exit status
+  std::string report;  ///< the JSON report it wrote
+  std::string errors;  ///< what it wrote on standard error
+};
+
 struct Capture {
   std::string dir;
   CaptureState state = CaptureState::Absent;
   std::string reason;  ///< why it is Absent or Malformed
   CounterTable counters;
+  /// The replays made so far, by kernel id and mode: checks that replay the same kernel in the
+  /// same mode read one replay (GroundtruthTest.ColdCounters runs the three cold checks on one
+  /// capture, each kernel replayed once instead of up to three times).
+  mutable std::map<std::pair<int, std::string>, KernelReplay> replays;
 };
 
 /// What the ground-truth folder `dir` holds. tools/groundtruth/capture.sh writes

@@ -35,23 +35,30 @@ struct CheckResult {
 };
 
 /// Replays kernel `id` of the capture in `mode` (H200 preset) and returns its JSON entry; null
-/// (and a failure) when the replay fails.
+/// (and a failure) when the replay fails. Each (kernel, mode) is replayed once per capture
+/// (Capture::replays); a later check asking again reads that replay, and its failure too.
 inline nlohmann::json simulate_kernel(const Capture& c, int id, const std::string& mode,
                                       CheckResult& res) {
   const std::string trace = find_trace(c.dir, id);
   if (trace.empty()) return {};
-  const std::string cmd = trace.ends_with(".recipe")
-                              ? recipe_path() + " " + trace + " | " + cli_path() + " run -"
-                              : cli_path() + " run " + trace;
-  TempDir tmp;
-  const std::string out = tmp.file("out.json");
-  const std::string full =
-      cmd + " --mode " + mode + " --format json -o " + out + " 2>" + tmp.file("err");
-  const int rc = std::system(full.c_str());
-  nlohmann::json j = nlohmann::json::parse(slurp(out), nullptr, false);
-  if (rc != 0 || j.is_discarded() || !j.contains("kernels") || j["kernels"].empty()) {
+  const auto [it, fresh] = c.replays.try_emplace({id, mode});
+  KernelReplay& replay = it->second;
+  if (fresh) {
+    const std::string cmd = trace.ends_with(".recipe")
+                                ? recipe_path() + " " + trace + " | " + cli_path() + " run -"
+                                : cli_path() + " run " + trace;
+    TempDir tmp;
+    const std::string out = tmp.file("out.json");
+    const std::string full =
+        cmd + " --mode " + mode + " --format json -o " + out + " 2>" + tmp.file("err");
+    replay.status = std::system(full.c_str());
+    replay.report = slurp(out);
+    replay.errors = slurp(tmp.file("err"));
+  }
+  nlohmann::json j = nlohmann::json::parse(replay.report, nullptr, false);
+  if (replay.status != 0 || j.is_discarded() || !j.contains("kernels") || j["kernels"].empty()) {
     res.failures.push_back(fmt::format("kernel {}: replaying {} failed (status {}): {}", id, trace,
-                                       rc, slurp(tmp.file("err"))));
+                                       replay.status, replay.errors));
     return {};
   }
   return j["kernels"][0];
@@ -285,19 +292,25 @@ inline Verdict judge(const Capture& c, const CheckResult& r) {
   return v;
 }
 
-/// Opens the capture in `dir`, runs `check` on it when there is one and judges the result.
+/// Runs `check` on the capture `c` when there is one and judges the result.
 template <class Check>
-Verdict run_check(const std::string& dir, Check check) {
-  const Capture c = open_capture(dir);
+Verdict check_capture(const Capture& c, Check check) {
   CheckResult r;
   if (c.state == CaptureState::Present) r = check(c);
   return judge(c, r);
 }
 
-/// The verdict as a GoogleTest outcome: skipped, or one failure per problem.
-inline void report(const Verdict& v) {
+/// Opens the capture in `dir`, runs `check` on it when there is one and judges the result.
+template <class Check>
+Verdict run_check(const std::string& dir, Check check) {
+  return check_capture(open_capture(dir), check);
+}
+
+/// The verdict as a GoogleTest outcome: skipped, or one failure per problem (each after
+/// `what`, when given).
+inline void report(const Verdict& v, const std::string& what = "") {
   if (v.skip) GTEST_SKIP() << v.skip_reason;
-  for (const std::string& f : v.failures) ADD_FAILURE() << f;
+  for (const std::string& f : v.failures) ADD_FAILURE() << what << f;
 }
 
 }  // namespace gms::test

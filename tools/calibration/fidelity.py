@@ -422,8 +422,10 @@ def latency_curve(sim, name, preset, sets, head, rows, quick):
         return out
     # gpu-latency reports the minimum of 7 launches after its warm-up, the steady state
     # (AI_kernels' 2^25 loads are dozens of laps of any chain within the L2), so with near/far L2
-    # partitions the chase is warmed with two laps: a trace of one warm-up lap (and 2 loads)
-    # replayed before the chase's own. (Copies of far lines were once made on a line's second
+    # partitions the chase is warmed with two laps: one warm-up lap (and 2 loads) replayed
+    # before the chase's own, written into the chase's trace by `gen --rewarm 2` (one shuffle
+    # and walk of the chain instead of a second trace's; every point's estimate is the same to
+    # the last digit of --points-csv). (Copies of far lines were once made on a line's second
     # read, and one lap left the far half uncopied; now the first read copies, and the second
     # lap settles which copies the home lines leave.) Past 1.25x the L2 the chain thrashes both
     # partitions and one lap reaches the steady state (the second would only cost CI time).
@@ -432,12 +434,11 @@ def latency_curve(sim, name, preset, sets, head, rows, quick):
     out = []
     for kb, published, chase, length in pts:
         loads = max(length, 100000 if quick and kb > 1024 else 1000000)
-        trace = sim.gen("pointer_chase", [*chase, "--n", str(loads)])
         two_laps = partitions > 1 and kb <= 1.25 * l2_kb
-        before = [sim.gen("pointer_chase", [*chase, "--n", "2"])] if two_laps else []
-        rep = sim.run(trace, preset, sets, before)
-        for f in [trace, *before]:
-            os.unlink(f)
+        rewarm = ["--rewarm", "2"] if two_laps else []
+        trace = sim.gen("pointer_chase", [*chase, *rewarm, "--n", str(loads)])
+        rep = sim.run(trace, preset, sets)
+        os.unlink(trace)
         t = rep["kernels"][-1]["totals"]["time"]
         clock = float(rep["config"]["gpu"]["clock_mhz"]) / 1000
         out.append((kb, published, (t["estimate_ns"] - t["overhead_ns"]) * clock / loads + extra))

@@ -3,6 +3,7 @@
 // occupancy) and CTAs that reread a few data sets (L2 bandwidth versus footprint).
 // tests/fidelity/ replays them against the measurements.
 #include <numeric>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/error.h"
@@ -78,6 +79,7 @@ void validate_pointer_chase(const GenParams& p) {
   if (footprint / spacing > 0xffffffffull)
     fail("--footprint {} holds more than 2^32 elements", footprint);
   if (p.warps == 0 || p.warps > 32) fail("--warps must be 1 to 32 (one CTA), not {}", p.warps);
+  if (p.kernel_id > 0xffffffffu - 3) fail("--id {} leaves no room for 4 kernel ids", p.kernel_id);
 }
 
 void emit_pointer_chase(const GenParams& p, trace::TraceWriter& w) {
@@ -103,13 +105,24 @@ void emit_pointer_chase(const GenParams& p, trace::TraceWriter& w) {
   const std::vector<std::pair<std::string, std::string>> serial = {{"loads_in_flight", "1"}};
   // A warm-up kernel walks the whole cycle once (so the measured kernel finds the L2 warm when
   // the L2 persists across kernels), then the measured kernel makes --n loads (default a lap).
-  const std::uint64_t laps[2] = {elems, p.n != 0 ? p.n : elems};
-  const std::string_view names[2] = {"pointer_chase_warmup", "pointer_chase"};
-  for (int k = 0; k < 2; ++k) {
-    w.begin_kernel(bench_kernel(p, p.kernel_id + k, names[k], grid, block, serial));
+  // --rewarm R writes a warm-up and a chase of R loads first: the two traces `gen --n R` and
+  // `gen --n N` replayed one after the other, from one shuffle and walk of the chain
+  // (tools/calibration/fidelity.py warms partitioned L2s with two laps so).
+  struct Kernel {
+    std::string_view name;
+    std::uint64_t loads;
+  };
+  std::vector<Kernel> kernels;
+  if (p.rewarm != 0) kernels = {{"pointer_chase_warmup", elems}, {"pointer_chase", p.rewarm}};
+  kernels.push_back({"pointer_chase_warmup", elems});
+  kernels.push_back({"pointer_chase", p.n != 0 ? p.n : elems});
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    w.begin_kernel(bench_kernel(p, p.kernel_id + static_cast<std::uint32_t>(k), kernels[k].name,
+                                grid, block, serial));
     RecordBatch batch(w);
-    for (std::uint64_t step = 0, i = 0; step < laps[k]; ++step, i = i + 1 == elems ? 0 : i + 1) {
-      const std::uint32_t at = order[i];
+    for (std::uint64_t step = 0, i = 0; step < kernels[k].loads;
+         ++step, i = i + 1 == elems ? 0 : i + 1) {
+      const Addr at = p.base + Addr{order[i]} * spacing;
       for (std::uint32_t warp = 0; warp < p.warps; ++warp) {
         WarpInstr& r = batch.add();
         r.op = Op::LDG;
@@ -118,7 +131,7 @@ void emit_pointer_chase(const GenParams& p, trace::TraceWriter& w) {
         r.mask = p.mask;
         r.strided = true;  // every active lane at the same address: BASE, STRIDE 0
         for (int l = 0; l < kWarpSize; ++l)
-          if (p.mask & (1u << l)) r.addr[l] = p.base + Addr{at} * spacing;
+          if (p.mask & (1u << l)) r.addr[l] = at;
       }
     }
     batch.flush();

@@ -45,6 +45,9 @@ constexpr std::array kSpecs{
     ParamSpec{kParamPasses, "passes",
               "times each CTA of cta_reuse's measured kernel reads its data set, one after "
               "another (default 1; gpu-cache's CTAs reread theirs)"},
+    ParamSpec{kParamRewarm, "rewarm",
+              "pointer_chase: first a warm-up lap and this many loads, then the warm-up lap and "
+              "the --n loads again, ids --id to --id + 3 (default: none)"},
     ParamSpec{kParamLoadsInFlight, "loads-in-flight",
               "independent loads a warp keeps in flight, written as the #kernel line's "
               "loads_in_flight (default: none, the preset's gpu.loads_in_flight_per_warp)"},
@@ -173,6 +176,10 @@ void set_param(GenParams& p, Param bit, const std::string& value) {
       break;
     case kParamPasses:
       p.passes = v;
+      break;
+    case kParamRewarm:
+      if (v == 0) fail("--{} must be at least 1", name);
+      p.rewarm = v;
       break;
     case kParamLoadsInFlight:
       if (v == 0) fail("--{} must be at least 1", name);

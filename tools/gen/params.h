@@ -37,6 +37,7 @@ enum Param : std::uint32_t {
   kParamCtas = 1u << 20,
   kParamLoadsInFlight = 1u << 21,
   kParamPasses = 1u << 22,
+  kParamRewarm = 1u << 23,
 };
 
 /// The kernels of `stream_occupancy` (gpu-stream's init, read, scale and triad).
@@ -70,6 +71,9 @@ struct GenParams {
   /// `loads_in_flight` of the `#kernel` line (a kernel's own memory-level parallelism, e.g. the
   /// independent loads of an unrolled loop); 0: none, the replay uses the preset's.
   std::uint32_t loads_in_flight = 0;
+  /// pointer_chase: loads of a first chase, written with its own warm-up lap before the warm-up
+  /// and the measured chase; 0: none.
+  std::uint64_t rewarm = 0;
 };
 
 /// Describes one parameter for the command line: `--option VALUE`.

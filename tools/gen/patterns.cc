@@ -64,7 +64,8 @@ constexpr std::array kPatterns{
             "gpu-latency's chase: a warm-up lap, then --n dependent loads along one random cycle "
             "of --footprint / (--elem x --stride) elements",
             kParamKernelId | kParamWarps | kParamBase | kParamElem | kParamStride | kParamMask |
-                kParamN | kParamFootprint | kParamSeed | kParamShmem | kParamCarveout),
+                kParamN | kParamFootprint | kParamSeed | kParamShmem | kParamCarveout |
+                kParamRewarm),
     GMS_ROW(stream_occupancy,
             "gpu-stream: one element per thread of --kind read/write/copy/triad, --block threads, "
             "--shmem and --carveout set CTAs per SM",

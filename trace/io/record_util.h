@@ -23,17 +23,32 @@ inline bool strided_lanes_fit(std::uint64_t base, std::int64_t stride, LaneMask 
 template <class AddrOf>
 bool strided_rule(LaneMask mask, std::int64_t stride, AddrOf addr_of, std::uint64_t& base) {
   if (mask == 0) return false;
+  constexpr auto kMax = static_cast<__int128>(std::numeric_limits<std::uint64_t>::max());
   const int first = std::countr_zero(mask);
   const __int128 b =
       static_cast<__int128>(addr_of(0, first)) - static_cast<__int128>(first) * stride;
-  if (b < 0 || b > static_cast<__int128>(std::numeric_limits<std::uint64_t>::max())) return false;
-  int k = 0;
-  for (LaneMask m = mask; m != 0; m &= m - 1, ++k) {
-    const int lane = std::countr_zero(m);
-    if (b + static_cast<__int128>(lane) * stride != static_cast<__int128>(addr_of(k, lane)))
-      return false;
+  if (b < 0 || b > kMax) return false;
+  // The rule is linear in the lane: once the last active lane's BASE + i * stride lies in
+  // [0, 2^64) too, so do all lanes between, and each compares in wrapping 64-bit arithmetic
+  // exactly as in 128-bit (the writers' hot loop: 32 lanes a record, no 128-bit multiply).
+  const int last = 31 - std::countl_zero(mask);
+  const __int128 end = b + static_cast<__int128>(last) * stride;
+  if (end < 0 || end > kMax) return false;
+  const auto b64 = static_cast<std::uint64_t>(b);
+  const auto s64 = static_cast<std::uint64_t>(stride);
+  bool same = true;
+  if (mask == ~LaneMask{0}) {
+    for (int lane = 0; lane < kWarpSize; ++lane)  // no early exit: the compiler vectorises it
+      same &= b64 + static_cast<std::uint64_t>(lane) * s64 == addr_of(lane, lane);
+  } else {
+    int k = 0;
+    for (LaneMask m = mask; m != 0 && same; m &= m - 1, ++k) {
+      const int lane = std::countr_zero(m);
+      same = b64 + static_cast<std::uint64_t>(lane) * s64 == addr_of(k, lane);
+    }
   }
-  base = static_cast<std::uint64_t>(b);
+  if (!same) return false;
+  base = b64;
   return true;
 }
 

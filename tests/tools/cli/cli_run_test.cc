@@ -148,6 +148,32 @@ TEST(CliRunTest, GeneratedMatrixProductsReadTwoNCubedOverT) {
             32768);
 }
 
+TEST(CliRunTest, RewarmedChaseReplaysAsItsTwoTraces) {
+  // tools/calibration/fidelity.py's two warm-up laps on a partitioned L2: the one trace of
+  // `gen --rewarm 2` replays as the traces of --n 2 and --n N one after the other, kernel ids
+  // aside (the four kernels of one trace need four ids).
+  TempDir tmp;
+  const std::string chase = "gen pointer_chase --elem 8 --stride 8 --footprint 262144 ";
+  ASSERT_EQ(run_cli(chase + "--n 2 -o " + tmp.file("b.gmt")).status, 0);
+  ASSERT_EQ(run_cli(chase + "--n 5000 -o " + tmp.file("c.gmt")).status, 0);
+  ASSERT_EQ(run_cli(chase + "--rewarm 2 --n 5000 -o " + tmp.file("one.gmt")).status, 0);
+  const std::string how =
+      " --mode cached --format json --config hopper-h100 --set l2.persist_across_kernels=true";
+  const CliResult two = run_cli("run " + tmp.file("b.gmt") + " " + tmp.file("c.gmt") + how);
+  const CliResult one = run_cli("run " + tmp.file("one.gmt") + how);
+  ASSERT_EQ(two.status, 0) << two.err;
+  ASSERT_EQ(one.status, 0) << one.err;
+  nlohmann::json a = nlohmann::json::parse(two.out)["kernels"];
+  nlohmann::json b = nlohmann::json::parse(one.out)["kernels"];
+  ASSERT_EQ(a.size(), 4u);
+  ASSERT_EQ(b.size(), 4u);
+  for (std::size_t k = 0; k < 4; ++k) {
+    a[k].erase("id");
+    b[k].erase("id");
+    EXPECT_EQ(a[k], b[k]) << "kernel " << k;
+  }
+}
+
 TEST(CliRunTest, InfoSummarisesKernels) {
   const CliResult r = run_cli("info " + data_path("d_tiled_n8_t4.wtrace"));
   ASSERT_EQ(r.status, 0) << r.err;

@@ -387,6 +387,32 @@ TEST(GenTest, PointerChaseWarpsFollowTheSameChain) {
   }
 }
 
+TEST(GenTest, PointerChaseRewarmIsTheTwoTracesInOne) {
+  // --rewarm R: the trace of --n R, then the trace of --n N, in one (ids 5 to 8 from --id 5).
+  GenParams p;
+  p.elem_bytes = 8;
+  p.stride_elems = 8;
+  p.footprint = 300 * 64;
+  p.kernel_id = 5;
+  p.n = 700;
+  const CollectingWriter alone = run("pointer_chase", p);
+  GenParams first = p;
+  first.n = 2;
+  const CollectingWriter before = run("pointer_chase", first);
+  p.rewarm = 2;
+  const CollectingWriter w = run("pointer_chase", p);
+  ASSERT_EQ(w.kernels.size(), 4u);
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(w.kernels[k].id, 5u + k);
+    EXPECT_EQ(w.kernels[k].name, (k < 2 ? before : alone).kernels[k % 2].name);
+    EXPECT_EQ(w.records[k], (k < 2 ? before : alone).records[k % 2]) << k;
+  }
+  EXPECT_EQ(w.records[1].size(), 2u);
+  EXPECT_EQ(w.records[3].size(), 700u);
+  p.kernel_id = 0xffffffffu - 2;  // no room for four ids
+  EXPECT_NE(test::error_of("pointer_chase", p).find("--id"), std::string::npos);
+}
+
 TEST(GenTest, PointerChaseRejectsBadShapes) {
   GenParams p;
   p.footprint = 102;  // not a multiple of the 4-byte spacing
