@@ -55,24 +55,11 @@ class OrderedKernel {
     const WarpKey key{sm, w.cta, w.warp};
     if (!(warps_.size() > last_warp_ && key == last_key_)) {  // a warp's records often follow
       last_key_ = key;
-      std::uint32_t* slot = table_slot(w);
-      if (slot != nullptr && *slot != kNone && warps_[*slot].sm == sm) {
-        last_warp_ = *slot;
-      } else {
-        const auto next = static_cast<std::uint32_t>(warps_.size());
-        bool created = true;
-        if (slot != nullptr && *slot == kNone) {
-          *slot = next;
-        } else {  // no table, or the slot's warp ran on another SM: the map, by SM too
-          const auto [it, inserted] = warp_of_.try_emplace(key, next);
-          created = inserted;
-          last_warp_ = it->second;
-        }
-        if (created) {
-          last_warp_ = next;
-          warps_.push_back({sm, w.cta, w.warp, index, index});
-          return;
-        }
+      bool created = false;
+      last_warp_ = warp_index(key, created);
+      if (created) {
+        warps_.push_back({sm, w.cta, w.warp, index, index});
+        return;
       }
     }
     Warp& warp = warps_[last_warp_];
@@ -156,12 +143,31 @@ class OrderedKernel {
     std::sort(warps_.begin(), warps_.end(), less);
   }
 
+  struct WarpKey {
+    std::uint32_t sm, cta, warp;
+    bool operator==(const WarpKey&) const = default;
+  };
+  /// The warps_ index of warp `key`: its table slot's, or the hash map's where the table has no
+  /// slot for it or the slot's warp ran on another SM. A warp not seen yet gets the next index
+  /// (`created`), which the caller appends.
+  std::uint32_t warp_index(const WarpKey& key, bool& created) {
+    const auto next = static_cast<std::uint32_t>(warps_.size());
+    std::uint32_t* slot = table_slot(key.cta, key.warp);
+    if (slot != nullptr && *slot == kNone) {
+      created = true;
+      return *slot = next;
+    }
+    if (slot != nullptr && warps_[*slot].sm == key.sm) return *slot;
+    const auto [it, inserted] = warp_of_.try_emplace(key, next);
+    created = inserted;
+    return it->second;
+  }
+
   /// The table slot of CTA `cta`'s warp `warp`, nullptr where the table has none.
   std::uint32_t* table_slot(std::uint32_t cta, std::uint32_t warp) {
     if (cta >= table_ctas_ || warp >= warps_per_cta_) return nullptr;
     return &table_[std::uint64_t{cta} * warps_per_cta_ + warp];
   }
-  std::uint32_t* table_slot(const WarpInstr& w) { return table_slot(w.cta, w.warp); }
 
   /// N, the loads a warp keeps in flight: the kernel's loads_in_flight, else the preset's.
   static std::uint32_t loads_in_flight(const SimConfig& cfg, const KernelInfo& kernel) {
@@ -227,10 +233,6 @@ class OrderedKernel {
   std::vector<Warp> warps_;
   std::vector<Warp> sorted_;             ///< sort_warps()'s scratch
   std::vector<std::uint32_t> sm_start_;  ///< sort_warps()'s scratch: each SM's next slot
-  struct WarpKey {
-    std::uint32_t sm, cta, warp;
-    bool operator==(const WarpKey&) const = default;
-  };
   struct WarpKeyHash {
     std::size_t operator()(const WarpKey& k) const {
       return std::hash<std::uint64_t>{}((std::uint64_t{k.cta} << 32 | k.warp) ^
