@@ -7,8 +7,9 @@ namespace gms::ref {
 
 PlainSectorCache::PlainSectorCache(std::uint32_t sets, std::uint32_t ways, ReplacementKind policy,
                                    std::uint64_t seed)
-    : sets_(sets, std::vector<Way>(ways)),
-      tags_(sets, std::vector<std::uint64_t>(ways, kNoLine)),
+    : sets_(sets),
+      tags_(sets),
+      ways_(ways),
       policy_(policy),
       // A zero seed would stop xorshift for ever: it gets a fixed non-zero one.
       random_state_(seed != 0 ? seed : 0x9e3779b97f4a7c15ull) {}
@@ -39,6 +40,10 @@ void PlainSectorCache::mark_recent(std::uint32_t set, int w) {
 int PlainSectorCache::allocate(std::uint32_t set, std::uint64_t key, Evicted& evicted,
                                std::uint32_t rank) {
   std::vector<Way>& ways = sets_[set];
+  if (ways.empty()) {  // the set's first line since the cache was made or emptied
+    ways.resize(ways_);
+    tags_[set].assign(ways_, kNoLine);
+  }
   evicted = {};
   int chosen = -1;
   for (std::size_t w = 0; w < ways.size() && chosen < 0; ++w)
@@ -111,14 +116,11 @@ int PlainSectorCache::victim(std::uint32_t set) {
 }
 
 void PlainSectorCache::clear() {
-  // A way never used since the last clear is as clear() leaves it (ways are only changed by a
-  // fill and, once in use, by accesses): only the used ones need resetting.
-  for (std::uint32_t set = 0; set < sets_.size(); ++set)
-    for (std::size_t w = 0; w < sets_[set].size(); ++w)
-      if (sets_[set][w].used) {
-        sets_[set][w] = Way{};
-        tags_[set][w] = kNoLine;
-      }
+  // A set with no ways is empty (allocate() gives it its ways again); clear() keeps the memory.
+  for (std::uint32_t set = 0; set < sets_.size(); ++set) {
+    sets_[set].clear();
+    tags_[set].clear();
+  }
 }
 
 }  // namespace gms::ref
