@@ -51,10 +51,12 @@
 
 namespace gms {
 
-/// Who last dirtied an L2 line: a kernel sequence number and the instruction row inside it.
+/// Who last dirtied an L2 line: a kernel sequence number and the instruction row inside it. No
+/// member initializers: the L2's table of a million of them is left as the memory's zeros, not
+/// written when the cache is made (an owner is read only for a line its write made dirty).
 struct LineOwner {
-  std::uint32_t kernel = 0;
-  std::uint32_t row = 0;
+  std::uint32_t kernel;
+  std::uint32_t row;
 };
 
 /// Receives the L2's DRAM traffic (one call per fetch unit or dirty line, not per lane); the L2
@@ -96,7 +98,7 @@ class L2Cache {
       slices_.emplace_back(CacheGeometry{sets_, cfg.ways, sectors_per_line_}, policies[i]);
     const std::size_t slots = std::size_t{cfg.slices} * sets_ * cfg.ways;
     byte_mask_.resize(slots * sectors_per_line_);  // zeros, left untouched until written
-    owner_.assign(slots, {});
+    owner_.resize(slots);                          // likewise
     tally_.resize(cfg.slices);
     GMS_ASSERT(cfg.partitions <= 1 || (sm_count >= cfg.partitions && cfg.line_bytes == 128),
                "a partitioned L2 needs the SM count and 128-byte lines");

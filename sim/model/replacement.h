@@ -1,8 +1,10 @@
 #pragma once
 /// Replacement policies for SectorCache: small structs that are template parameters (a concept,
-/// no virtual calls). Each keeps its own per-line state, sized once in init(); the cache prefers
-/// an invalid way before asking the policy for a victim. The engines are instantiated for LRU and
-/// for ChosenPolicy, which switches among the others at run time (end of this file).
+/// no virtual calls). Each keeps its own per-line state, sized once in init() and set up one set
+/// at a time by start(), which the cache calls before a set's first fill (after init() and after
+/// each clear), so that a cache of a million lines costs only what a replay touches; the cache
+/// prefers an invalid way before asking the policy for a victim. The engines are instantiated for
+/// LRU and for ChosenPolicy, which switches among the others at run time (end of this file).
 
 #include <algorithm>
 #include <bit>
@@ -19,7 +21,8 @@ namespace gms {
 
 template <class P>
 concept ReplacementPolicy = requires(P p, std::uint32_t set, std::uint32_t way, std::uint32_t n) {
-  p.init(n, n);               // sets, ways
+  p.init(n, n);               // sets, ways: sizes the state (writes nothing)
+  p.start(set);               // makes a set as new, before its first fill
   p.on_hit(set, way);         // a lookup found the line
   p.on_fill(set, way);        // a line was allocated in this way
   p.on_fill_at(set, way, n);  // the same, for a line that enters behind n more recent ones
@@ -37,10 +40,12 @@ struct LruPolicy {
     if (ways >= kPad) fail("LRU: at most 65534 ways per set, not {}", ways);
     ways_ = ways;
     stride_ = (std::size_t{ways} + 3) / 4 * 4;  // whole groups of four for the scan
-    order_.assign(std::size_t{sets} * stride_, kPad);
-    for (std::size_t set = 0; set < sets; ++set)
-      for (std::uint32_t w = 0; w < ways; ++w)
-        order_[set * stride_ + w] = static_cast<std::uint16_t>(w);
+    order_.resize(std::size_t{sets} * stride_);
+  }
+  void start(std::uint32_t set) {
+    std::uint16_t* o = order_.data() + set * stride_;
+    for (std::uint32_t w = 0; w < ways_; ++w) o[w] = static_cast<std::uint16_t>(w);
+    std::fill(o + ways_, o + stride_, kPad);
   }
   void on_hit(std::uint32_t set, std::uint32_t way) { move_to_front(set, way); }
   void on_fill(std::uint32_t set, std::uint32_t way) { move_to_front(set, way); }
@@ -95,8 +100,9 @@ struct LruPolicy {
 struct FifoPolicy {
   void init(std::uint32_t sets, std::uint32_t ways) {
     ways_ = ways;
-    next_.assign(sets, 0);
+    next_.resize(sets);
   }
+  void start(std::uint32_t set) { next_[set] = 0; }
   void on_hit(std::uint32_t, std::uint32_t) {}
   void on_fill(std::uint32_t, std::uint32_t) {}
   void on_fill_at(std::uint32_t, std::uint32_t, std::uint32_t) {}  // no order to enter
@@ -115,6 +121,7 @@ struct FifoPolicy {
 struct RandomPolicy {
   explicit RandomPolicy(std::uint64_t seed = 1) : state_(seed ? seed : 0x9e3779b97f4a7c15ull) {}
   void init(std::uint32_t, std::uint32_t ways) { ways_ = ways; }
+  void start(std::uint32_t) {}  // no state per set
   void on_hit(std::uint32_t, std::uint32_t) {}
   void on_fill(std::uint32_t, std::uint32_t) {}
   void on_fill_at(std::uint32_t, std::uint32_t, std::uint32_t) {}  // no order to enter
@@ -138,8 +145,9 @@ struct RandomPolicy {
 struct SrripPolicy {
   void init(std::uint32_t sets, std::uint32_t ways) {
     ways_ = ways;
-    rrpv_.assign(std::size_t{sets} * ways, kDistant);
+    rrpv_.resize(std::size_t{sets} * ways);
   }
+  void start(std::uint32_t set) { std::fill_n(rrpv_.data() + idx(set, 0), ways_, kDistant); }
   void on_hit(std::uint32_t set, std::uint32_t way) { rrpv_[idx(set, way)] = 0; }
   void on_fill(std::uint32_t set, std::uint32_t way) { rrpv_[idx(set, way)] = kDistant - 1; }
   /// No order to enter: a fill like any other.
@@ -171,7 +179,10 @@ struct NruPolicy {
     ways_ = ways;
     words_ = (ways + 63) / 64;
     last_ = ways % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (ways % 64)) - 1;
-    bits_.assign(std::size_t{sets} * words_, 0);
+    bits_.resize(std::size_t{sets} * words_);
+  }
+  void start(std::uint32_t set) {
+    std::fill_n(bits_.data() + std::size_t{set} * words_, words_, std::uint64_t{0});
   }
   void on_hit(std::uint32_t set, std::uint32_t way) { use(set, way); }
   void on_fill(std::uint32_t set, std::uint32_t way) { use(set, way); }
@@ -223,6 +234,18 @@ class ChosenPolicy {
         return nru_.init(sets, ways);
       default:
         return fifo_.init(sets, ways);
+    }
+  }
+  void start(std::uint32_t set) {
+    switch (kind_) {
+      case ReplacementKind::Random:
+        return random_.start(set);
+      case ReplacementKind::Srrip:
+        return srrip_.start(set);
+      case ReplacementKind::Nru:
+        return nru_.start(set);
+      default:
+        return fifo_.start(set);
     }
   }
   void on_hit(std::uint32_t set, std::uint32_t way) {

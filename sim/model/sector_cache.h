@@ -4,9 +4,12 @@
 /// replacement policy is a template parameter. It knows nothing of reads or writes: the L1 and L2
 /// models build their rules (allocate on miss, write-through, write-back) from these primitives.
 ///
-/// Speed: an empty way holds the tag kEmpty, so a lookup is one compare per way; ways fill in
-/// order (lines are never invalidated one by one), so a per-set fill count finds a free way in
-/// O(1); the policies choose victims in O(1) (LRU, FIFO, random) or a few passes (SRRIP).
+/// Speed: ways fill in order (lines are never invalidated one by one), so a per-set fill count
+/// finds a free way in O(1) and bounds a lookup to the ways in use; the policies choose victims
+/// in O(1) (LRU, FIFO, random) or a few passes (SRRIP). A set's state beyond its fill count is
+/// never read: making the cache writes nothing but sizes (the memory's zeros stand), a set's
+/// replacement state starts with its first fill, and clear() resets only the fill counts, so a
+/// replay that touches a few lines of a 126 MiB L2 pays for those, not for the whole L2.
 
 #include <algorithm>
 #include <bit>
@@ -75,17 +78,14 @@ template <ReplacementPolicy Policy, bool kWriteBack = true>
 class SectorCache {
  public:
   static constexpr std::int32_t kMiss = -1;
-  /// The tag of an empty way; no line key reaches it (keys are byte addresses / line size).
-  static constexpr std::uint64_t kEmpty = std::numeric_limits<std::uint64_t>::max();
-
   explicit SectorCache(const CacheGeometry& g, Policy policy = {})
       : g_(g), policy_(std::move(policy)) {
     GMS_ASSERT(g.sets > 0 && g.ways > 0, "empty cache");
     GMS_ASSERT(g.sectors_per_line >= 1 && g.sectors_per_line <= 8, "sectors per line");
     const std::size_t lines = std::size_t{g.sets} * g.ways;
-    key_.assign(lines, kEmpty);
-    masks_.assign(lines, MaskEntry{});
-    filled_.assign(g.sets, 0);
+    key_.resize(lines);  // read only below a set's fill count
+    masks_.resize(lines);
+    filled_.resize(g.sets);  // zeros: every set empty
     policy_.init(g.sets, g.ways);
   }
 
@@ -117,6 +117,7 @@ class SectorCache {
     ev = {};
     if (filled_[set] < g_.ways) {
       way = filled_[set]++;
+      if (way == 0) policy_.start(set);  // the set's first line since it was made or cleared
     } else {
       way = policy_.victim(set);
       ev = {true, key_[base + way], dirty_or_zero(base + way), partial_or_zero(base + way)};
@@ -144,26 +145,24 @@ class SectorCache {
     return std::size_t{set} * g_.ways + way;
   }
 
-  /// Calls f(slot, key, dirty_mask) for every present line, e.g. to write back dirty data.
+  /// Calls f(slot, key, dirty_mask) for every present line in slot order, e.g. to write back
+  /// dirty data.
   template <class F>
   void for_each_line(F f) const {
-    for (std::size_t i = 0; i < key_.size(); ++i)
-      if (key_[i] != kEmpty) f(i, key_[i], dirty_or_zero(i));
+    for (std::uint32_t set = 0; set < g_.sets; ++set)
+      for (std::size_t i = slot(set, 0), end = i + filled_[set]; i < end; ++i)
+        f(i, key_[i], dirty_or_zero(i));
   }
 
-  /// Invalidates everything (and forgets dirty state: write it back first if it matters).
-  void clear() {
-    std::fill(key_.begin(), key_.end(), kEmpty);
-    std::fill(masks_.begin(), masks_.end(), MaskEntry{});
-    std::fill(filled_.begin(), filled_.end(), 0);
-    policy_.init(g_.sets, g_.ways);
-  }
+  /// Invalidates everything (and forgets dirty state: write it back first if it matters). Ways
+  /// past a set's fill count are never read, and allocate() resets what it fills.
+  void clear() { std::fill(filled_.begin(), filled_.end(), 0); }
 
  private:
   /// A write-back cache's line keeps both masks side by side: an allocation reads the victim's
   /// dirty mask and clears both, one host cache miss instead of two.
   struct Masks {
-    std::uint8_t valid = 0, dirty = 0;
+    std::uint8_t valid, dirty;  // no initializers: see the constructor
   };
   using MaskEntry = std::conditional_t<kWriteBack, Masks, std::uint8_t>;
 
@@ -182,7 +181,7 @@ class SectorCache {
 
   CacheGeometry g_;
   Policy policy_;
-  StateVector<std::uint64_t> key_;  ///< per line: tag, kEmpty when free
+  StateVector<std::uint64_t> key_;  ///< per line: tag (below the set's fill count)
   /// Per line: valid sectors, and for a write-back cache dirty sectors.
   StateVector<MaskEntry> masks_;
   StateVector<std::uint32_t> filled_;  ///< per set: ways in use (they fill in order)

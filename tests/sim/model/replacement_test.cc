@@ -20,6 +20,7 @@ TEST(ReplacementTest, LruVictimIsTheLeastRecentlyUsedWay) {  // fills at the fro
       const std::uint32_t sets = 5;
       LruPolicy lru;
       lru.init(sets, ways);
+      for (std::uint32_t set = 0; set < sets; ++set) lru.start(set);
       std::vector<std::list<std::uint32_t>> order(sets);  // front = most recent
       std::vector<std::uint32_t> filled(sets, 0);
       for (int step = 0; step < 20000; ++step) {
@@ -61,6 +62,7 @@ TEST(ReplacementTest, NruVictimIsTheFirstWayNotUsedSinceTheEpochBegan) {
     const std::uint32_t sets = 3;
     NruPolicy nru;
     nru.init(sets, ways);
+    for (std::uint32_t set = 0; set < sets; ++set) nru.start(set);
     std::vector<std::vector<bool>> recent(sets, std::vector<bool>(ways, false));
     auto use = [&](std::uint32_t set, std::uint32_t way) {
       std::vector<bool>& r = recent[set];
@@ -95,6 +97,7 @@ TEST(ReplacementTest, NruVictimIsTheFirstWayNotUsedSinceTheEpochBegan) {
 template <class Policy>
 int cyclic_sweep_hits(Policy policy, std::uint32_t ways, std::uint32_t lines, int laps) {
   policy.init(1, ways);
+  policy.start(0);
   std::vector<std::uint32_t> held;  // held[way] = line
   int hits = 0;
   for (int lap = 0; lap <= laps; ++lap)
@@ -133,6 +136,10 @@ void expect_same_victims(ChosenPolicy chosen, Direct direct) {
   const std::uint32_t sets = 7, ways = 16;
   chosen.init(sets, ways);
   direct.init(sets, ways);
+  for (std::uint32_t set = 0; set < sets; ++set) {
+    chosen.start(set);
+    direct.start(set);
+  }
   for (int step = 0; step < 20000; ++step) {
     const std::uint32_t set = rng() % sets, way = rng() % ways;
     switch (rng() % 3) {
@@ -148,6 +155,61 @@ void expect_same_victims(ChosenPolicy chosen, Direct direct) {
         ASSERT_EQ(chosen.victim(set), direct.victim(set)) << "step " << step;
     }
   }
+}
+
+/// `used`, after random hits, fills and victims in set 1 and then start(1), gives set 1 the
+/// victims of a policy made and started afresh, through the same fills and hits.
+template <class Policy>
+void expect_start_renews_a_set(Policy used, Policy fresh) {
+  std::mt19937 rng(13);
+  const std::uint32_t ways = 16;
+  used.init(2, ways);
+  fresh.init(2, ways);
+  for (std::uint32_t set = 0; set < 2; ++set) {
+    used.start(set);
+    fresh.start(set);
+  }
+  for (int step = 0; step < 500; ++step) {  // hits, fills and victims (FIFO's turn moves)
+    const std::uint32_t way = rng() % ways;
+    switch (rng() % 3) {
+      case 0:
+        used.on_hit(1, way);
+        break;
+      case 1:
+        used.on_fill(1, way);
+        break;
+      default:
+        used.on_fill(1, used.victim(1));
+    }
+  }
+  used.start(1);
+  for (int step = 0; step < 2000; ++step) {
+    const std::uint32_t way = step < 16 ? static_cast<std::uint32_t>(step) : rng() % ways;
+    if (step < 16 && step % 2 == 1) {  // behind two others (LRU: never-used ways count)
+      used.on_fill_at(1, way, 2);
+      fresh.on_fill_at(1, way, 2);
+    } else if (step < 16 || rng() % 2 == 0) {
+      used.on_fill(1, way);
+      fresh.on_fill(1, way);
+    } else if (rng() % 2 == 0) {
+      used.on_hit(1, way);
+      fresh.on_hit(1, way);
+    } else {
+      const std::uint32_t victim = fresh.victim(1);
+      ASSERT_EQ(used.victim(1), victim) << "step " << step;
+      used.on_fill(1, victim);
+      fresh.on_fill(1, victim);
+    }
+  }
+}
+
+TEST(ReplacementTest, StartMakesASetAsNew) {
+  expect_start_renews_a_set(LruPolicy{}, LruPolicy{});
+  expect_start_renews_a_set(FifoPolicy{}, FifoPolicy{});
+  expect_start_renews_a_set(SrripPolicy{}, SrripPolicy{});
+  expect_start_renews_a_set(NruPolicy{}, NruPolicy{});
+  expect_start_renews_a_set(ChosenPolicy(ReplacementKind::Srrip, 5),
+                            ChosenPolicy(ReplacementKind::Srrip, 5));
 }
 
 TEST(ReplacementTest, ChosenPolicyActsAsThePolicyItNames) {

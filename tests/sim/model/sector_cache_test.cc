@@ -42,8 +42,33 @@ TEST(SectorCacheTest, FindsEveryFilledWayOfAWideSetAndNoOther) {
       ASSERT_EQ(c.find(1, 1000 + 7 * i), static_cast<std::int32_t>(i)) << filled;
     EXPECT_EQ(c.find(1, 1000 + 7 * filled), SectorCache<LruPolicy>::kMiss) << filled;
     EXPECT_EQ(c.find(1, 1001), SectorCache<LruPolicy>::kMiss) << filled;
-    EXPECT_EQ(c.find(1, SectorCache<LruPolicy>::kEmpty - 1), SectorCache<LruPolicy>::kMiss);
+    // A way not yet filled holds the memory's zeros: key 0 is not found there.
+    EXPECT_EQ(c.find(1, 0), SectorCache<LruPolicy>::kMiss) << filled;
   }
+}
+
+TEST(SectorCacheTest, ClearEmptiesEverySetAndTheSetsRefillAsNew) {
+  // Two sets of 4 ways under LRU: set 1 is filled past its ways (so its order has moved), then
+  // cleared; its lines are gone, for_each_line sees only what is filled since, and the refilled
+  // set takes ways 0, 1, 2, 3 and evicts as a new cache does (way 0 after hits on 1, 2 and 3).
+  SectorCache<LruPolicy> c(CacheGeometry{2, 4, 4});
+  Eviction ev;
+  for (std::uint64_t key = 10; key < 16; ++key) c.allocate(1, key, ev);
+  c.touch(1, 2);
+  c.allocate(0, 99, ev);
+  c.clear();
+  for (std::uint64_t key = 10; key < 16; ++key)
+    EXPECT_EQ(c.find(1, key), SectorCache<LruPolicy>::kMiss) << key;
+  EXPECT_EQ(c.find(0, 99), SectorCache<LruPolicy>::kMiss);
+  for (std::uint32_t w = 0; w < 4; ++w) EXPECT_EQ(c.allocate(1, 20 + w, ev), w);
+  EXPECT_FALSE(ev.valid);
+  std::vector<std::uint64_t> seen;
+  c.for_each_line([&](std::size_t, std::uint64_t key, std::uint8_t) { seen.push_back(key); });
+  EXPECT_EQ(seen, (std::vector<std::uint64_t>{20, 21, 22, 23}));
+  for (std::uint32_t w = 1; w < 4; ++w) c.touch(1, w);
+  EXPECT_EQ(c.allocate(1, 30, ev), 0u);
+  EXPECT_TRUE(ev.valid);
+  EXPECT_EQ(ev.key, 20u);
 }
 
 TEST(SectorCacheTest, LruEvictsTheLeastRecentlyUsed) {
