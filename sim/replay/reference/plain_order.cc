@@ -14,7 +14,6 @@ namespace {
 struct Warp {
   std::uint32_t sm = 0, cta = 0, warp = 0;
   std::deque<std::size_t> records;  ///< its records not yet issued, in file order
-  bool resident = false;
   double ready = 0, end = 0;
   std::deque<double> loads;  ///< its loads in flight: when each one's data is back, oldest first
 };
@@ -77,17 +76,24 @@ ScheduleTotals replay_in_progress_order(
     w.records.push_back(i);
   }
   std::map<std::uint32_t, std::vector<std::uint32_t>> sm_ctas;  // per SM, its CTAs in order
-  for (const auto& [key, w] : warps) {
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<Warp*>> cta_warps;  // (SM, CTA)
+  for (auto& [key, w] : warps) {
     std::vector<std::uint32_t>& ctas = sm_ctas[w.sm];
     if (ctas.empty() || ctas.back() != w.cta) ctas.push_back(w.cta);
+    cta_warps[{w.sm, w.cta}].push_back(&w);
   }
+  // The resident warps with records left, in the map's order (SM, CTA, warp): the candidates
+  // for the next record, so that a choice looks at those alone, not at every warp of the kernel.
+  std::vector<Warp*> candidates;
+  auto before = [](const Warp* a, const Warp* b) {
+    return std::tie(a->sm, a->cta, a->warp) < std::tie(b->sm, b->cta, b->warp);
+  };
   std::map<std::uint32_t, std::size_t> started;  // per SM, its CTAs started so far
   auto start_cta = [&](std::uint32_t sm, std::uint32_t cta, double at) {
-    for (auto& [key, w] : warps)
-      if (w.sm == sm && w.cta == cta) {
-        w.resident = true;
-        w.ready = w.end = at;
-      }
+    for (Warp* w : cta_warps[{sm, cta}]) {
+      w->ready = w->end = at;
+      candidates.insert(std::lower_bound(candidates.begin(), candidates.end(), w, before), w);
+    }
   };
   for (auto& [sm, ctas] : sm_ctas)
     for (; started[sm] < ctas.size() && started[sm] < slots; ++started[sm])
@@ -111,11 +117,10 @@ ScheduleTotals replay_in_progress_order(
   for (;;) {
     Warp* best = nullptr;
     double best_at = 0;
-    for (auto& [key, w] : warps) {
-      if (!w.resident || w.records.empty()) continue;
-      const double at = issue_at(w);
+    for (Warp* w : candidates) {
+      const double at = issue_at(*w);
       if (best == nullptr || at < best_at) {  // the map's order breaks ties: SM, CTA, warp
-        best = &w;
+        best = w;
         best_at = at;
       }
     }
@@ -159,13 +164,13 @@ ScheduleTotals replay_in_progress_order(
     }
     if (!w.records.empty()) continue;
     // The warp's last record: where its CTA has no other warp left, the SM's next CTA starts.
+    candidates.erase(std::find(candidates.begin(), candidates.end(), &w));
     bool cta_done = true;
     double cta_end = 0;
-    for (const auto& [key, other] : warps)
-      if (other.sm == w.sm && other.cta == w.cta) {
-        if (!other.records.empty()) cta_done = false;
-        cta_end = std::max(cta_end, other.end);
-      }
+    for (const Warp* other : cta_warps[{w.sm, w.cta}]) {
+      if (!other->records.empty()) cta_done = false;
+      cta_end = std::max(cta_end, other->end);
+    }
     if (!cta_done) continue;
     kernel_end = std::max(kernel_end, cta_end);
     std::vector<std::uint32_t>& ctas = sm_ctas[w.sm];
