@@ -2,6 +2,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "sim/core/error.h"
@@ -71,6 +72,9 @@ void copy_accelsim_text(const std::string& in_path, const std::string& out_path)
 int cmd_convert(const std::vector<std::string>& args) {
   po::options_description visible("options");
   add_trace_reading_options(visible);
+  visible.add_options()("zstd-level", po::value<int>(),
+                        "zstd's level for a .gmt (default 5) or .wtrace.zst (default 3) OUT; a "
+                        "negative (fast) level writes scattered addresses about twice as fast");
   po::options_description hidden;
   hidden.add_options()("in", po::value<std::string>()->required(), "input trace")(
       "out", po::value<std::string>()->required(), "output trace");
@@ -91,6 +95,11 @@ int cmd_convert(const std::vector<std::string>& args) {
     return 0;
   const std::string in_path = vm["in"].as<std::string>();
   const std::string out_path = vm["out"].as<std::string>();
+  const std::optional<int> zstd_level =
+      vm.count("zstd-level") ? std::optional<int>(vm["zstd-level"].as<int>()) : std::nullopt;
+  if (zstd_level && (out_path.ends_with(".tracez") || out_path.ends_with(".traceg") ||
+                     out_path.ends_with(".traceg.zst")))
+    fail("convert: --zstd-level is for a .gmt or .wtrace.zst OUT, not {}", out_path);
   if (out_path.ends_with(".tracez")) {
     trace::write_tracez(in_path, out_path);
     return 0;
@@ -106,7 +115,7 @@ int cmd_convert(const std::vector<std::string>& args) {
 
   // A file is written under a temporary name and renamed when complete (OutputStream's
   // AtomicOutputFile), so an error in the input never leaves a partial output file.
-  auto writer = trace::open_trace_writer(out_path);
+  auto writer = trace::open_trace_writer(out_path, zstd_level);
   copy_trace(*reader, *writer, out_path);
   return 0;
 }

@@ -3,6 +3,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -43,7 +44,11 @@ std::string usage(const po::options_description& opts) {
 int cmd_gen(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("help,h", "print this help")("list", "list the patterns and exit")(
-      "output,o", po::value<std::string>()->default_value("-"), "output trace file");
+      "output,o", po::value<std::string>()->default_value("-"), "output trace file")(
+      "zstd-level", po::value<int>(),
+      "zstd's level for a .gmt (default 5) or .wtrace.zst (default 3) output; a negative "
+      "(fast) level writes scattered addresses, such as a pointer chase's, about twice as fast, "
+      "and a .gmt so written reads faster too");
   for (const gen::ParamSpec& s : gen::param_specs())
     opts.add_options()(std::string(s.option).c_str(), po::value<std::string>(),
                        std::string(s.help).c_str());
@@ -67,7 +72,7 @@ int cmd_gen(const std::vector<std::string>& args) {
   }
   if (vm.count("help")) {
     if (const gen::PatternInfo* p = gen::find_pattern(name)) {
-      std::fputs(fmt::format("{}: {}\noptions: {}, -o FILE\n", p->name, p->summary,
+      std::fputs(fmt::format("{}: {}\noptions: {}, -o FILE, --zstd-level N\n", p->name, p->summary,
                              gen::param_names(p->params))
                      .c_str(),
                  stdout);
@@ -91,7 +96,9 @@ int cmd_gen(const std::vector<std::string>& args) {
   }
   gen::validate(name, params);  // before the output file is created
 
-  auto writer = trace::open_trace_writer(vm["output"].as<std::string>());
+  auto writer = trace::open_trace_writer(
+      vm["output"].as<std::string>(),
+      vm.count("zstd-level") ? std::optional<int>(vm["zstd-level"].as<int>()) : std::nullopt);
   gen::generate(name, params, *writer);
   writer->finish();
   return 0;

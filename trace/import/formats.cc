@@ -1,6 +1,8 @@
 // The only place that maps a file name or magic number to a trace reader or writer.
 #include "trace/import/formats.h"
 
+#include <zstd.h>
+
 #include <cstring>
 #include <fstream>
 #include <string_view>
@@ -146,15 +148,26 @@ std::unique_ptr<TraceReader> open_trace_chain(const std::vector<std::string>& pa
   return std::make_unique<ChainReader>(paths, format, options);
 }
 
-std::unique_ptr<TraceWriter> open_trace_writer(const std::string& path) {
+std::unique_ptr<TraceWriter> open_trace_writer(const std::string& path,
+                                               std::optional<int> zstd_level) {
   std::string_view p = path;
+  const bool compressed = p.ends_with(".wtrace.zst") || p.ends_with(".gmt");
+  if (zstd_level) {
+    if (!compressed)
+      fail("{}: a zstd level is for a compressed output (.gmt or .wtrace.zst)", path);
+    if (*zstd_level < ZSTD_minCLevel() || *zstd_level > ZSTD_maxCLevel())
+      fail("{}: zstd level {} is not one zstd has ({} to {})", path, *zstd_level, ZSTD_minCLevel(),
+           ZSTD_maxCLevel());
+  }
   if (p == "-") return std::make_unique<TextWriter>(std::make_unique<OutputStream>(path, false));
   if (p.ends_with(".wtrace.zst"))
-    return std::make_unique<TextWriter>(std::make_unique<OutputStream>(path, true));
+    return std::make_unique<TextWriter>(std::make_unique<OutputStream>(
+        path, true, zstd_level.value_or(OutputStream::kDefaultZstdLevel)));
   if (p.ends_with(".wtrace"))
     return std::make_unique<TextWriter>(std::make_unique<OutputStream>(path, false));
   if (p.ends_with(".gmt"))
-    return std::make_unique<BinaryWriter>(std::make_unique<OutputStream>(path, false));
+    return std::make_unique<BinaryWriter>(std::make_unique<OutputStream>(path, false),
+                                          zstd_level.value_or(BinaryWriter::kDefaultZstdLevel));
   fail("{}: unknown trace file extension (expected .wtrace, .wtrace.zst or .gmt, or - for stdout)",
        path);
 }

@@ -2,6 +2,7 @@
 /// The only place that maps a file name or magic number to a reader or writer.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ std::unique_ptr<TraceReader> open_trace_chain(const std::vector<std::string>& pa
 
 /// Opens a trace for writing, format chosen by extension: ".wtrace" (text), ".wtrace.zst" (zstd
 /// text), ".gmt" (native binary); "-" writes text to standard output. Other names are an error.
-std::unique_ptr<TraceWriter> open_trace_writer(const std::string& path);
+/// `zstd_level`: zstd's compression level of a .gmt (default 5) or .wtrace.zst (default 3) file,
+/// negative for zstd's fast levels; an error for an uncompressed output or a level zstd lacks.
+std::unique_ptr<TraceWriter> open_trace_writer(const std::string& path,
+                                               std::optional<int> zstd_level = std::nullopt);
 
 }  // namespace gms::trace

@@ -120,7 +120,8 @@ class InputStream {
 class OutputStream {
  public:
   /// Creates `path` ("-" = stdout); throws SimError if it cannot be created.
-  OutputStream(const std::string& path, bool zstd, int zstd_level = 3);
+  static constexpr int kDefaultZstdLevel = 3;
+  OutputStream(const std::string& path, bool zstd, int zstd_level = kDefaultZstdLevel);
   ~OutputStream();
   OutputStream(const OutputStream&) = delete;
   OutputStream& operator=(const OutputStream&) = delete;

@@ -21,7 +21,8 @@ class BinaryWriter final : public TraceWriter {
  public:
   /// Takes a raw (not zstd) output stream and writes the file header. A block is closed once it
   /// holds `block_raw_bytes` (at most kGmtBlockRawBytes; smaller for tests of many blocks).
-  explicit BinaryWriter(std::unique_ptr<OutputStream> out, int zstd_level = 5,
+  static constexpr int kDefaultZstdLevel = 5;
+  explicit BinaryWriter(std::unique_ptr<OutputStream> out, int zstd_level = kDefaultZstdLevel,
                         std::size_t block_raw_bytes = kGmtBlockRawBytes);
   ~BinaryWriter() override;
 

@@ -148,6 +148,32 @@ TEST(CliRunTest, GeneratedMatrixProductsReadTwoNCubedOverT) {
             32768);
 }
 
+TEST(CliRunTest, ZstdLevelChangesTheBytesNotTheRecords) {
+  // tools/calibration/fidelity.py writes its throwaway chases at a fast level: the file differs,
+  // its replay does not; convert takes the level too. A level zstd lacks, or one for an
+  // uncompressed output, is an error naming the file.
+  TempDir tmp;
+  const std::string chase = "gen pointer_chase --elem 8 --stride 8 --footprint 1048576 -o ";
+  ASSERT_EQ(run_cli(chase + tmp.file("d.gmt")).status, 0);
+  ASSERT_EQ(run_cli(chase + tmp.file("f.gmt") + " --zstd-level -1").status, 0);
+  ASSERT_EQ(
+      run_cli("convert " + tmp.file("d.gmt") + " " + tmp.file("c.gmt") + " --zstd-level 19").status,
+      0);
+  EXPECT_NE(slurp(tmp.file("d.gmt")), slurp(tmp.file("f.gmt")));
+  EXPECT_NE(slurp(tmp.file("d.gmt")), slurp(tmp.file("c.gmt")));
+  const nlohmann::json d = run_json(tmp.file("d.gmt") + " --mode cached");
+  EXPECT_EQ(d["kernels"], run_json(tmp.file("f.gmt") + " --mode cached")["kernels"]);
+  EXPECT_EQ(d["kernels"], run_json(tmp.file("c.gmt") + " --mode cached")["kernels"]);
+  const CliResult text = run_cli(chase + tmp.file("t.wtrace") + " --zstd-level 1");
+  EXPECT_NE(text.status, 0);
+  EXPECT_NE(text.err.find("t.wtrace: a zstd level is for a compressed output"), std::string::npos)
+      << text.err;
+  const CliResult high = run_cli(chase + tmp.file("h.gmt") + " --zstd-level 99");
+  EXPECT_NE(high.status, 0);
+  EXPECT_NE(high.err.find("h.gmt: zstd level 99 is not one zstd has"), std::string::npos)
+      << high.err;
+}
+
 TEST(CliRunTest, RewarmedChaseReplaysAsItsTwoTraces) {
   // tools/calibration/fidelity.py's two warm-up laps on a partitioned L2: the one trace of
   // `gen --rewarm 2` replays as the traces of --n 2 and --n N one after the other, kernel ids
