@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "sim/config/config.h"
+#include "sim/core/state_array.h"
 #include "sim/core/state_vector.h"
 #include "sim/core/stats.h"
 #include "sim/model/address_map.h"
@@ -464,8 +465,8 @@ class L2Cache {
   FastDiv32 slices_div_, sets_div_;
   std::unique_ptr<StateMemory> memory_;  ///< holds the state below (declared first: it goes last)
   StateVector<SectorCache<Policy>> slices_;
-  StateVector<std::uint32_t> byte_mask_;  ///< per sector of every line: bytes written (lazy)
-  StateVector<LineOwner> owner_;          ///< per line: last writer
+  StateArray<std::uint32_t> byte_mask_;  ///< per sector of every line: bytes written (lazy)
+  StateArray<LineOwner> owner_;          ///< per line: last writer
   std::uint32_t unit_firsts_ = fetch_unit_firsts(fetch_sectors_);  ///< see fetch()
   /// What each slice's replay writes on every access, a host cache line per slice. A fast
   /// engine's workers replay different slices at the same time (sim/replay/fast_engine.cc);

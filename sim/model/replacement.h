@@ -15,7 +15,7 @@
 
 #include "sim/config/config.h"  // ReplacementKind
 #include "sim/core/error.h"
-#include "sim/core/state_vector.h"
+#include "sim/core/state_array.h"
 
 namespace gms {
 
@@ -92,7 +92,7 @@ struct LruPolicy {
 
   std::uint32_t ways_ = 0;
   std::size_t stride_ = 4;
-  StateVector<std::uint16_t> order_;  ///< per set: its ways, most recent first, then kPad
+  StateArray<std::uint16_t> order_;  ///< per set: its ways, most recent first, then kPad
 };
 
 /// First in, first out: ways are replaced in round-robin order (they also fill in order), and
@@ -114,7 +114,7 @@ struct FifoPolicy {
 
  private:
   std::uint32_t ways_ = 1;
-  StateVector<std::uint32_t> next_;
+  StateArray<std::uint32_t> next_;
 };
 
 /// Uniformly random victim from a seeded xorshift generator (reproducible runs).
@@ -166,7 +166,7 @@ struct SrripPolicy {
     return std::size_t{set} * ways_ + way;
   }
   std::uint32_t ways_ = 0;
-  StateVector<std::uint8_t> rrpv_;
+  StateArray<std::uint8_t> rrpv_;
 };
 
 /// Not recently used (one reference bit per line, the 1-bit case of SRRIP in Jaleel et al., ISCA
@@ -209,7 +209,7 @@ struct NruPolicy {
 
   std::uint32_t ways_ = 1, words_ = 1;
   std::uint64_t last_ = 0;  ///< the bits of the ways in a set's last word
-  StateVector<std::uint64_t> bits_;
+  StateArray<std::uint64_t> bits_;
 };
 
 /// FIFO, random, SRRIP or NRU, the one the configuration names, chosen when the cache is made.

@@ -22,7 +22,7 @@
 #endif
 
 #include "sim/core/error.h"
-#include "sim/core/state_vector.h"
+#include "sim/core/state_array.h"
 #include "sim/model/replacement.h"
 
 namespace gms {
@@ -181,10 +181,10 @@ class SectorCache {
 
   CacheGeometry g_;
   Policy policy_;
-  StateVector<std::uint64_t> key_;  ///< per line: tag (below the set's fill count)
+  StateArray<std::uint64_t> key_;  ///< per line: tag (below the set's fill count)
   /// Per line: valid sectors, and for a write-back cache dirty sectors.
-  StateVector<MaskEntry> masks_;
-  StateVector<std::uint32_t> filled_;  ///< per set: ways in use (they fill in order)
+  StateArray<MaskEntry> masks_;
+  StateArray<std::uint32_t> filled_;  ///< per set: ways in use (they fill in order)
 };
 
 }  // namespace gms

@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <utility>
 
 #include "sim/config/config.h"
+#include "sim/core/state_array.h"
 #include "sim/model/l1_cache.h"
 #include "sim/model/l2_cache.h"
 #include "tests/test_paths.h"
@@ -73,6 +75,26 @@ TEST(StateArenaTest, RewindReusesTheSpaceAndResizeGivesZerosEverywhere) {
   big.resize(std::size_t{1} << 20);
   EXPECT_FALSE(arena.contains(big.data()));
   for (std::uint32_t x : big) ASSERT_EQ(x, 0u);
+}
+
+TEST(StateArenaTest, StateArraysLiveInTheArenaAsZerosAndCopyTheirValues) {
+  StateArena arena(1 << 20);
+  const StateArenaScope scope(arena);
+  StateArray<std::uint32_t> a(1000);
+  EXPECT_TRUE(arena.contains(a.data()));
+  for (std::uint32_t x : a) ASSERT_EQ(x, 0u);
+  a[7] = 42;
+  StateArray<std::uint32_t> copy = a;  // its own memory, the same values
+  EXPECT_NE(copy.data(), a.data());
+  EXPECT_EQ(copy[7], 42u);
+  const std::uint32_t* where = a.data();
+  StateArray<std::uint32_t> moved = std::move(a);  // the same memory
+  EXPECT_EQ(moved.data(), where);
+  EXPECT_TRUE(a.empty());
+  moved.resize(1000);  // the same size again: zeros again
+  EXPECT_EQ(moved[7], 0u);
+  moved.resize(0);
+  EXPECT_TRUE(moved.empty());
 }
 
 template <class Policy>
