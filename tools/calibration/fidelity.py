@@ -3,7 +3,7 @@
 
 usage: fidelity.py [--bin build/gpumemsim] [--quick] [--check BOUNDS] [--write-bounds BOUNDS]
                    [--points-csv FILE] [--curve NAME]... [--extra-set KEY=VALUE]...
-                   [--order file|lockstep|timed]
+                   [--order file|lockstep|timed] [--threads N]
 
 For each curve (tests/fidelity/boards.txt names its preset and board), every published point is
 rebuilt with `gpumemsim gen` and replayed with `gpumemsim run --mode cached --format json`:
@@ -223,8 +223,9 @@ def ini_value(preset, section, key):
 
 
 class Sim:
-    def __init__(self, binary, tmp, order="file"):
+    def __init__(self, binary, tmp, order="file", threads=None):
         self.bin, self.tmp, self.n, self.order = binary, Path(tmp), 0, order
+        self.threads = threads
 
     def gen(self, pattern, args):
         # zstd's fast level -1: a throwaway trace, and a chase's scattered addresses are written
@@ -246,6 +247,8 @@ class Sim:
                "json", "--config", str(ROOT / "configs" / f"{preset}.ini")]
         if self.order != "file":
             cmd += ["--order", self.order]
+        if self.threads is not None:
+            cmd += ["--threads", str(self.threads)]
         for s in sets:
             cmd += ["--set", s]
         return json.loads(self.call(cmd))
@@ -595,6 +598,9 @@ def main():
                          "path rate its calibration points ask for (see calibrate()), and exit")
     ap.add_argument("--order", default="file", choices=["file", "lockstep", "timed"],
                     help="the order of every replay (gpumemsim run --order)")
+    ap.add_argument("--threads", type=int,
+                    help="the threads of every replay (gpumemsim run --threads; the same "
+                         "estimates on any number): CTest, which runs tests side by side, gives 1")
     ap.add_argument("--extra-set", action="append", default=[],
                     help="a further --set for every run (to show the check catches a change)")
     args = ap.parse_args()
@@ -619,7 +625,7 @@ def main():
     curves = {}
     about = {}  # curve -> (table head, board overrides)
     with tempfile.TemporaryDirectory() as tmp:
-        sim = Sim(args.bin, tmp, args.order)
+        sim = Sim(args.bin, tmp, args.order, args.threads)
         traces = {}
         for f in files:
             if f.stem not in boards:
