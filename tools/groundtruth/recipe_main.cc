@@ -1,6 +1,7 @@
 /// gms_gt_recipe: regenerates the calibration traces stored as recipes (recipe.h).
 ///
-///   gms_gt_recipe FILE.recipe             writes the wtrace text to standard output
+///   gms_gt_recipe FILE.recipe             writes the wtrace text to standard output (unhashed:
+///                                         --check is what compares it with the recipe's SHA-256)
 ///   gms_gt_recipe --check FILE.recipe...  regenerates and compares the SHA-256; exit 1 on a
 ///                                         mismatch
 ///   gms_gt_recipe --check-dir DIR         checks every DIR/*.recipe; exit 77 when there is none
@@ -88,7 +89,8 @@ int main(int argc, char** argv) {
       if (!in) throw std::runtime_error("cannot open " + args[0]);
       const auto recipe = gms::groundtruth::parse_recipe(in, args[0]);
       gms::groundtruth::regenerate(
-          recipe, [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); });
+          recipe, [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); },
+          /*digest=*/false);
       return std::fflush(stdout) == 0 ? 0 : 1;
     }
     std::fprintf(stderr,
