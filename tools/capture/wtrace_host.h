@@ -148,10 +148,6 @@ inline void append_hex(std::string& out, std::uint64_t v) {
   out += "0x";
   out.append(buf, res.ptr);
 }
-inline void append_mask(std::string& out, std::uint32_t m) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  for (int shift = 28; shift >= 0; shift -= 4) out += kDigits[(m >> shift) & 0xf];
-}
 }  // namespace detail
 
 /// The first line of every wtrace v1 file.
@@ -196,39 +192,57 @@ inline std::string alloc_lines(const KernelHeader& k) {
 }
 
 /// Appends the wtrace line of one record: the strided form `@BASE:STRIDE` when the active lanes
-/// allow it, the comma list otherwise. `sm` is written as "-" when it is kUnknownSm.
+/// allow it, the comma list otherwise. `sm` is written as "-" when it is kUnknownSm. The line is
+/// formatted in place, in room made for the longest line and trimmed after (appending a character
+/// at a time was most of the time of regenerating a recipe's hundreds of MB of text).
 inline void append_record_line(const CaptureRecord& r, std::string& out) {
-  detail::append_dec(out, r.inst);
-  out += ' ';
-  out += op_mnemonic(r.op);
-  out += ' ';
-  detail::append_dec(out, r.size);
-  out += ' ';
+  // The longest line: six numbers, a mnemonic and a mask (under 100 bytes), then 32 addresses
+  // of at most "0x" + 16 digits + ',' each.
+  constexpr std::size_t kLongest = 128 + 32 * 19;
+  const std::size_t at = out.size();
+  out.resize(at + kLongest);
+  char* p = out.data() + at;
+  char* const end = p + kLongest;
+  auto dec = [&](std::uint64_t v) { p = std::to_chars(p, end, v).ptr; };
+  auto hex = [&](std::uint64_t v) {
+    *p++ = '0';
+    *p++ = 'x';
+    p = std::to_chars(p, end, v, 16).ptr;
+  };
+  auto put = [&](std::string_view t) { p = std::copy(t.begin(), t.end(), p); };
+  dec(r.inst);
+  *p++ = ' ';
+  put(op_mnemonic(r.op));
+  *p++ = ' ';
+  dec(r.size);
+  *p++ = ' ';
   if (r.sm == kUnknownSm)
-    out += '-';
+    *p++ = '-';
   else
-    detail::append_dec(out, r.sm);
-  out += ' ';
-  detail::append_dec(out, r.cta);
-  out += ' ';
-  detail::append_dec(out, r.warp);
-  out += ' ';
-  detail::append_mask(out, r.mask);
-  out += ' ';
+    dec(r.sm);
+  *p++ = ' ';
+  dec(r.cta);
+  *p++ = ' ';
+  dec(r.warp);
+  *p++ = ' ';
+  static constexpr char kDigits[] = "0123456789abcdef";
+  for (int shift = 28; shift >= 0; shift -= 4) *p++ = kDigits[(r.mask >> shift) & 0xf];
+  *p++ = ' ';
   if (auto sf = strided_form(r)) {
-    out += '@';
-    detail::append_hex(out, sf->first);
-    out += ':';
-    detail::append_signed(out, sf->second);
+    *p++ = '@';
+    hex(sf->first);
+    *p++ = ':';
+    p = std::to_chars(p, end, sf->second).ptr;
   } else {
     bool first = true;
     for (std::uint32_t m = r.mask; m != 0; m &= m - 1) {
-      if (!first) out += ',';
+      if (!first) *p++ = ',';
       first = false;
-      detail::append_hex(out, r.addr[std::countr_zero(m)]);
+      hex(r.addr[std::countr_zero(m)]);
     }
   }
-  out += '\n';
+  *p++ = '\n';
+  out.resize(static_cast<std::size_t>(p - out.data()));
 }
 
 /// A record with all fields set and the addresses of the active lanes given by `addr_of(lane)`.
