@@ -224,29 +224,28 @@ class ChosenPolicy {
     if (kind == ReplacementKind::Lru) fail("ChosenPolicy: LRU has its own policy type");
   }
 
-  void init(std::uint32_t sets, std::uint32_t ways) {
+ private:
+  /// f(policy) on the policy the kind names: the one switch on it.
+  template <class F>
+  decltype(auto) chosen(F&& f) {
     switch (kind_) {
       case ReplacementKind::Random:
-        return random_.init(sets, ways);
+        return f(random_);
       case ReplacementKind::Srrip:
-        return srrip_.init(sets, ways);
+        return f(srrip_);
       case ReplacementKind::Nru:
-        return nru_.init(sets, ways);
+        return f(nru_);
       default:
-        return fifo_.init(sets, ways);
+        return f(fifo_);
     }
   }
+
+ public:
+  void init(std::uint32_t sets, std::uint32_t ways) {
+    chosen([&](auto& p) { p.init(sets, ways); });
+  }
   void start(std::uint32_t set) {
-    switch (kind_) {
-      case ReplacementKind::Random:
-        return random_.start(set);
-      case ReplacementKind::Srrip:
-        return srrip_.start(set);
-      case ReplacementKind::Nru:
-        return nru_.start(set);
-      default:
-        return fifo_.start(set);
-    }
+    chosen([&](auto& p) { p.start(set); });
   }
   void on_hit(std::uint32_t set, std::uint32_t way) {
     if (kind_ == ReplacementKind::Srrip) srrip_.on_hit(set, way);  // FIFO, random: nothing
@@ -259,16 +258,7 @@ class ChosenPolicy {
   /// None of these policies keeps an order: a fill like any other.
   void on_fill_at(std::uint32_t set, std::uint32_t way, std::uint32_t) { on_fill(set, way); }
   std::uint32_t victim(std::uint32_t set) {
-    switch (kind_) {
-      case ReplacementKind::Random:
-        return random_.victim(set);
-      case ReplacementKind::Srrip:
-        return srrip_.victim(set);
-      case ReplacementKind::Nru:
-        return nru_.victim(set);
-      default:
-        return fifo_.victim(set);
-    }
+    return chosen([&](auto& p) { return p.victim(set); });
   }
 
  private:
