@@ -72,9 +72,7 @@ void copy_accelsim_text(const std::string& in_path, const std::string& out_path)
 int cmd_convert(const std::vector<std::string>& args) {
   po::options_description visible("options");
   add_trace_reading_options(visible);
-  visible.add_options()("zstd-level", po::value<int>(),
-                        "zstd's level for a .gmt (default 5) or .wtrace.zst (default 3) OUT; a "
-                        "negative (fast) level writes scattered addresses about twice as fast");
+  add_zstd_level_option(visible);
   po::options_description hidden;
   hidden.add_options()("in", po::value<std::string>()->required(), "input trace")(
       "out", po::value<std::string>()->required(), "output trace");
@@ -95,8 +93,7 @@ int cmd_convert(const std::vector<std::string>& args) {
     return 0;
   const std::string in_path = vm["in"].as<std::string>();
   const std::string out_path = vm["out"].as<std::string>();
-  const std::optional<int> zstd_level =
-      vm.count("zstd-level") ? std::optional<int>(vm["zstd-level"].as<int>()) : std::nullopt;
+  const std::optional<int> zstd_level = zstd_level_option(vm);
   if (zstd_level && (out_path.ends_with(".tracez") || out_path.ends_with(".traceg") ||
                      out_path.ends_with(".traceg.zst")))
     fail("convert: --zstd-level is for a .gmt or .wtrace.zst OUT, not {}", out_path);

@@ -3,13 +3,13 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
-#include <optional>
 #include <sstream>
 #include <string>
 
 #include "sim/config/program_options_error.h"
 #include "sim/core/error.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/options.h"
 #include "tools/gen/patterns.h"
 #include "trace/import/formats.h"
 
@@ -44,11 +44,8 @@ std::string usage(const po::options_description& opts) {
 int cmd_gen(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("help,h", "print this help")("list", "list the patterns and exit")(
-      "output,o", po::value<std::string>()->default_value("-"), "output trace file")(
-      "zstd-level", po::value<int>(),
-      "zstd's level for a .gmt (default 5) or .wtrace.zst (default 3) output; a negative "
-      "(fast) level writes scattered addresses, such as a pointer chase's, about twice as fast, "
-      "and a .gmt so written reads faster too");
+      "output,o", po::value<std::string>()->default_value("-"), "output trace file");
+  add_zstd_level_option(opts);
   for (const gen::ParamSpec& s : gen::param_specs())
     opts.add_options()(std::string(s.option).c_str(), po::value<std::string>(),
                        std::string(s.help).c_str());
@@ -96,9 +93,7 @@ int cmd_gen(const std::vector<std::string>& args) {
   }
   gen::validate(name, params);  // before the output file is created
 
-  auto writer = trace::open_trace_writer(
-      vm["output"].as<std::string>(),
-      vm.count("zstd-level") ? std::optional<int>(vm["zstd-level"].as<int>()) : std::nullopt);
+  auto writer = trace::open_trace_writer(vm["output"].as<std::string>(), zstd_level_option(vm));
   gen::generate(name, params, *writer);
   writer->finish();
   return 0;

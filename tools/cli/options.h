@@ -4,6 +4,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,11 @@ TraceReading trace_reading(const po::variables_map& vm);
 /// Adds --order, the order of a cached replay's records (RunOptions::order), and reads it.
 void add_order_option(po::options_description& options);
 ReplayOrder order_option(const po::variables_map& vm);
+
+/// Adds --zstd-level, zstd's level for a compressed trace output (.gmt, .wtrace.zst), and reads
+/// it (nullopt: the format's default; trace::open_trace_writer checks it).
+void add_zstd_level_option(po::options_description& options);
+std::optional<int> zstd_level_option(const po::variables_map& vm);
 
 /// Writes `text` to `path` ("-" = standard output); a file goes through a
 /// trace::AtomicOutputFile, so a failure or a signal never leaves a partial file behind.
