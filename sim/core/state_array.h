@@ -40,10 +40,6 @@ class StateArray {
   /// what it held is dropped. Pages the caller never writes stay untouched (a fresh mapping's
   /// zeros).
   void resize(std::size_t n) {
-    if (n == size_ && data_ != nullptr) {
-      std::memset(static_cast<void*>(data_), 0, n * sizeof(T));
-      return;
-    }
     release();
     if (n == 0) return;
     data_ = static_cast<T*>(detail::state_allocate(n * sizeof(T)));

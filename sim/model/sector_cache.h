@@ -14,8 +14,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <limits>
-#include <vector>
 
 #ifdef __SSE4_1__
 #include <immintrin.h>

@@ -137,11 +137,6 @@ inline void append_dec(std::string& out, std::uint64_t v) {
   auto res = std::to_chars(buf, buf + sizeof buf, v);
   out.append(buf, res.ptr);
 }
-inline void append_signed(std::string& out, std::int64_t v) {
-  char buf[24];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, res.ptr);
-}
 inline void append_hex(std::string& out, std::uint64_t v) {
   char buf[20];
   auto res = std::to_chars(buf, buf + sizeof buf, v, 16);
