@@ -8,9 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 # GMS_TEST_PCH and GMS_TEST_UNITY, for the README's test command that builds the test files
-# next: their common headers precompiled, and the files compiled eight to a translation unit
+# next: their common headers precompiled, and the files compiled sixteen to a translation unit
 # (tools/time_test_build.sh times that build each way; docs/getting-started.md). A build configured
 # by hand leaves both off, so that each test file shows it includes what it uses.
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGMS_TEST_PCH=ON -DGMS_TEST_UNITY=8
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGMS_TEST_PCH=ON -DGMS_TEST_UNITY=16
 cmake --build build --target gpumemsim
 ./build/gpumemsim run tests/data/example_stream.wtrace

@@ -3,13 +3,13 @@
 # the program: tests, benchmarks, Python module) three ways, each in a new build folder
 # configured as quickstart configures it but for the test options: each test file alone, with
 # precompiled test headers (GMS_TEST_PCH), and with those plus GMS_TEST_UNITY=N test files to a
-# translation unit (N from the second argument, default 8). The program is built first (through
+# translation unit (N from the second argument, default 16). The program is built first (through
 # ccache, untimed); the rest is timed with ccache off, so every side compiles everything.
 #   bash tools/time_test_build.sh [DIR [N]]   (DIR default /tmp/gms-test-build; removed first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-/tmp/gms-test-build}
-unity=${2:-8}
+unity=${2:-16}
 for variant in "-DGMS_TEST_PCH=OFF" "-DGMS_TEST_PCH=ON" "-DGMS_TEST_PCH=ON -DGMS_TEST_UNITY=$unity"; do
   out=$dir/$(echo "$variant" | tr -c 'A-Za-z0-9=\n' '_')
   rm -rf "$out"
