@@ -25,9 +25,6 @@ ReadAhead::~ReadAhead() {
 
 void ReadAhead::produce(std::stop_token stop, bool in_kernel) {
   std::size_t batches = 0;
-  // The buffer of a read that found the kernel's end: the next batch's, so that a kernel's end
-  // takes no buffer of its own (each new one is a fresh huge page, dear for small traces).
-  Records unused;
   while (!stop.stop_requested()) {
     Item item;
     try {
@@ -35,9 +32,7 @@ void ReadAhead::produce(std::stop_token stop, bool in_kernel) {
         item.kind = inner_.next_kernel(item.kernel) ? Kind::Kernel : Kind::TraceEnd;
         in_kernel = item.kind == Kind::Kernel;
       } else {
-        item.records = std::move(unused);
-        unused = {};
-        if (item.records.empty()) {
+        {
           std::lock_guard lock(mutex_);
           if (!spare_.empty()) {
             item.records = std::move(spare_.back());
@@ -53,8 +48,9 @@ void ReadAhead::produce(std::stop_token stop, bool in_kernel) {
         item.count = inner_.read(item.records);
         if (item.count == 0) {
           item.kind = Kind::KernelEnd;
-          unused = std::move(item.records);
-          item.records = {};
+          // Its buffer goes back for the next batch: a kernel's end takes none of its own (each
+          // new one is a fresh huge page, dear for small traces).
+          recycle(std::move(item.records));  // leaves item.records empty
           in_kernel = false;
         } else {
           // The replay holds at most the batch it reads and depth_ ready ones: this slot is
