@@ -58,7 +58,12 @@ struct WarpInstr {
   std::uint32_t cta = 0;          ///< linear CTA id
   std::uint32_t warp = 0;         ///< warp index inside the CTA
   LaneMask mask = 0;              ///< active lanes, never 0 after a successful read
-  std::int64_t stride = 0;        ///< when `strided`: byte stride between lanes
+  /// Instructions the warp issued between its previous record and this one that are not
+  /// records (arithmetic, branches, memory operations the model does not replay), where the
+  /// trace carries them (an Accel-Sim trace lists every instruction; wtrace's `+N` field); 0
+  /// where it does not. Only the timed order uses it: each takes its warp an issue cycle.
+  std::uint32_t instrs_before = 0;
+  std::int64_t stride = 0;  ///< when `strided`: byte stride between lanes
   std::array<Addr, kWarpSize> addr{};
 
   friend bool operator==(const WarpInstr&, const WarpInstr&) = default;

@@ -67,7 +67,12 @@ std::size_t merge_vector_runs(std::span<WarpInstr> batch, const std::vector<std:
     while (width > a.size && !aligned(a, width)) width /= 2;
     if (width == a.size) continue;
     const std::size_t absorbed = width / a.size - 1;
-    for (std::size_t r = 0; r < absorbed; ++r) batch[run[r]].mask = 0;
+    // An absorbed access's instruction goes; the instructions its warp issued before it stay
+    // (the timed order's issue cycles, WarpInstr::instrs_before), carried by the merged one.
+    for (std::size_t r = 0; r < absorbed; ++r) {
+      a.instrs_before += batch[run[r]].instrs_before;
+      batch[run[r]].mask = 0;
+    }
     a.size = static_cast<std::uint8_t>(width);  // the lanes' addresses stay the first's
     ++merged;
     dropped = true;

@@ -81,9 +81,10 @@ void WarpScheduler::drain(Warp& w, double until) {
   }
 }
 
-void WarpScheduler::ready(std::uint32_t warp, bool waits, bool store) {
+void WarpScheduler::ready(std::uint32_t warp, bool waits, bool store, std::uint32_t instrs_before) {
   Warp& w = warps_[warp];
-  double at = w.ready;
+  // The instructions before the record issue first, one a cycle (lockstep: records only).
+  double at = timed_ ? w.ready + instrs_before : w.ready;
   if (timed_ && w.count != 0) {
     if (store) {
       // Its data comes from the warp's loads: every one in flight.

@@ -9,8 +9,9 @@
 ///   order, the first ones at cycle 0, each later one when a CTA of the SM ends, after the
 ///   slot's hand-off (gpu.wave_overhead_ns).
 /// - Issue: the warp whose next record can issue earliest goes next (ties: the lower SM, then
-///   the lower warp number, CTA order then warp order). A warp issues one record a cycle at
-///   most.
+///   the lower warp number, CTA order then warp order). A warp issues one instruction a cycle at
+///   most: a record, or one of the instructions before it that are not records, where the trace
+///   carries them (WarpInstr::instrs_before; they wait for nothing).
 /// - Loads in flight: a warp keeps at most N loads (global, local, shared, atomics) in flight
 ///   (the kernel's loads_in_flight, else gpu.loads_in_flight_per_warp); a further load waits
 ///   for the oldest. A store waits for every load of its warp in flight (the data it writes
@@ -70,9 +71,10 @@ class WarpScheduler {
   /// `started`, the warps that can issue (their CTAs resident), in warp order.
   void start(std::uint32_t slots, std::vector<std::uint32_t>& started);
 
-  /// Warp `warp`, resident, has a next record of use `waits`/`store` (RecordUse's): it joins
-  /// the queue at the cycle it can issue it.
-  void ready(std::uint32_t warp, bool waits, bool store);
+  /// Warp `warp`, resident, has a next record of use `waits`/`store` (RecordUse's), after
+  /// `instrs_before` instructions that are not records (WarpInstr::instrs_before): it joins the
+  /// queue at the cycle it can issue it.
+  void ready(std::uint32_t warp, bool waits, bool store, std::uint32_t instrs_before = 0);
 
   /// The warp that issues next and its SM; false when no warp is queued.
   bool next(std::uint32_t& warp, std::uint32_t& sm);

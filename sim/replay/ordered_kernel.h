@@ -91,8 +91,10 @@ class OrderedKernel {
       i = end;
     }
     auto queue = [&](std::uint32_t warp) {
-      const Op op = op_of(records_[warps_[warp].first]);
-      scheduler.ready(warp, waits_for_data(op), is_store(op) && !is_bulk(op));
+      const Kept& next = records_[warps_[warp].first];
+      const Op op = field_of<Op>(next, offsetof(WarpInstr, op));
+      scheduler.ready(warp, waits_for_data(op), is_store(op) && !is_bulk(op),
+                      field_of<std::uint32_t>(next, offsetof(WarpInstr, instrs_before)));
     };
     started_.clear();
     scheduler.start(std::max<std::uint32_t>(slots, 1), started_);
@@ -179,7 +181,7 @@ class OrderedKernel {
   /// A record as kept: its fields before the addresses, then where its addresses start in
   /// addrs_: a strided record's first active lane's only (it comes back with partial strided
   /// lanes, TraceReader::set_partial_strided_lanes, which every engine completes where needed),
-  /// another's active lanes in lane order. 40 bytes and 8 a lane kept, against a WarpInstr's 296.
+  /// another's active lanes in lane order. 48 bytes and 8 a lane kept, against a WarpInstr's 296.
   static constexpr std::size_t kHead = offsetof(WarpInstr, addr);
   struct Kept {
     std::array<std::byte, kHead> head;
@@ -200,10 +202,12 @@ class OrderedKernel {
     records_.push_back(k);
   }
 
-  static Op op_of(const Kept& k) {
-    Op op;
-    std::memcpy(&op, k.head.data() + offsetof(WarpInstr, op), sizeof op);
-    return op;
+  /// A field of a kept record's head, at `offset` in WarpInstr.
+  template <class T>
+  static T field_of(const Kept& k, std::size_t offset) {
+    T v;
+    std::memcpy(&v, k.head.data() + offset, sizeof v);
+    return v;
   }
 
   WarpInstr& restore(const Kept& k) {

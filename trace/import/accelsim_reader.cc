@@ -27,9 +27,11 @@ using detail::trim;
 constexpr std::uint64_t kMaxBlockThreads = 1u << 20;  // far above any GPU's 1024
 constexpr unsigned kMaxRegOperands = 32;              // dest_num / src_num sanity bound
 constexpr std::size_t kMaxLineInfoEntries = 1u << 16;
-// An arena record: inst|mask, op|size|strided, stride, then the base address of lane 0 when
-// strided (every active lane at base + lane * stride), else one address per active lane.
+// An arena record: inst|mask, op|size|strided|instrs_before (bits 0-7, 8-15, 16, 32-63),
+// stride, then the base address of lane 0 when strided (every active lane at base + lane *
+// stride), else one address per active lane.
 constexpr std::size_t kRecordHeaderWords = 3;
+constexpr int kInstrsBeforeShift = 32;
 constexpr std::uint32_t kMaxRegsPerThread = 255;  // every architecture since sm_35
 constexpr unsigned kMinBinaryVersion = 20;        // sm_20 (Fermi), the oldest compute capability
 constexpr unsigned kMaxBinaryVersion = 199;
@@ -665,6 +667,7 @@ bool AccelSimReader::load_block() {
   active_.clear();
   rr_ = 0;
   warp_seen_.assign(warps_per_block_, 0);
+  instrs_since_record_ = 0;
   if (raw_) return load_raw_block();
   if (have_pending_) {
     have_pending_ = false;
@@ -741,6 +744,7 @@ bool AccelSimReader::load_block() {
       counted = true;
       expected = seen = 0;
       cur_warp_ = warp;
+      instrs_since_record_ = 0;
       continue;
     }
     if (starts_with_word(line, "insts")) {
@@ -861,6 +865,7 @@ void AccelSimReader::raw_prepare(std::string_view first) {
   bool overflow = false;
   arena_.clear();
   slots_.assign(1, WarpSlot{});
+  raw_instrs_since_record_.clear();
   std::string_view raw = first, line;
   for (bool have = true; have; have = lines_->next(raw)) {
     line = trim(raw);
@@ -927,6 +932,7 @@ bool AccelSimReader::raw_load_window() {
   counting_ = false;  // the first pass counted every line
   arena_.clear();
   slots_.assign(1, WarpSlot{});
+  raw_instrs_since_record_.clear();
   const Dim3& g = kernel_.grid;
   std::string_view raw;
   while (lines_->next(raw)) {
@@ -1086,6 +1092,7 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   if (width == 0) {
     if (counting_) ++counts_.non_memory;
     score(0);
+    ++instrs_since_record();
     return;
   }
   const detail::SassAccess acc = detail::classify_sass(opcode);
@@ -1094,6 +1101,7 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     // bulk traffic they name; a line in an older layout is counted by opcode only, as before.
     const detail::BulkDirection dir = detail::bulk_direction(opcode);
     detail::TmaOperands tma;
+    const std::size_t records_before = arena_.size();
     if (layout_ == AccelSimLayout::V6 && dir != detail::BulkDirection::Unknown) {
       const detail::TmaOperandReader::Result got = tma_.read(t, width, tma);
       if (got == detail::TmaOperandReader::Result::Error) line_error(tma_.error());
@@ -1105,15 +1113,18 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     }
     if (counting_) detail::count_skipped(counts_, opcode, acc.kind);
     score(0);
+    if (arena_.size() == records_before) ++instrs_since_record();  // no bulk record
     return;
   }
   if (acc.kind == detail::SassKind::Unsupported) {
     if (counting_) detail::count_skipped(counts_, opcode, acc.kind);
     score(0);
+    ++instrs_since_record();
     return;
   }
-  if (mask == 0) {
+  if (mask == 0) {  // predicated off in every lane: issued, but no access
     if (counting_) ++counts_.inactive;
+    ++instrs_since_record();
     return;
   }
   const LaneMask lanes = static_cast<LaneMask>(mask);
@@ -1199,7 +1210,8 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   const bool strided = mode == 1 && detail::strided_compact(addr, lanes, stride, lane0);
   arena_.push_back(pc | (mask << 32));
   arena_.push_back(static_cast<std::uint64_t>(op) | (std::uint64_t{acc.size} << 8) |
-                   (std::uint64_t{strided} << 16));
+                   (std::uint64_t{strided} << 16) |
+                   (std::uint64_t{take_instrs_before()} << kInstrsBeforeShift));
   arena_.push_back(static_cast<std::uint64_t>(strided ? stride : 0));
   if (strided) {
     arena_.push_back(lane0);  // one word instead of one per active lane
@@ -1207,6 +1219,18 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     arena_.insert(arena_.end(), addr, addr + n);
   }
   ++slots_.back().left;
+}
+
+std::uint32_t& AccelSimReader::instrs_since_record() {
+  if (!raw_) return instrs_since_record_;
+  return raw_instrs_since_record_[std::uint64_t{cta_} << 32 | cur_warp_];
+}
+
+std::uint32_t AccelSimReader::take_instrs_before() {
+  std::uint32_t& n = instrs_since_record();
+  const std::uint32_t before = n;
+  n = 0;
+  return before;
 }
 
 void AccelSimReader::push_bulk_records(std::uint64_t pc, detail::BulkDirection dir,
@@ -1242,7 +1266,8 @@ void AccelSimReader::push_bulk_records(std::uint64_t pc, detail::BulkDirection d
       const std::uint64_t lanes = n == kWarpSize ? 0xffffffffu : (std::uint64_t{1} << n) - 1;
       arena_.push_back(pc | (lanes << 32));
       arena_.push_back(static_cast<std::uint64_t>(record_op) |
-                       (std::uint64_t{kBulkLaneBytes} << 8));
+                       (std::uint64_t{kBulkLaneBytes} << 8) |
+                       (std::uint64_t{take_instrs_before()} << kInstrsBeforeShift));
       arena_.push_back(0);
       for (std::size_t k = first; k < first + n; ++k) arena_.push_back(units[k] << 4);
       ++slots_.back().left;
@@ -1295,6 +1320,7 @@ void AccelSimReader::emit(WarpInstr& out) {
   out.op = static_cast<Op>(p[1] & 0xff);
   out.size = static_cast<std::uint8_t>(p[1] >> 8);
   out.strided = (p[1] >> 16) & 1;
+  out.instrs_before = static_cast<std::uint32_t>(p[1] >> kInstrsBeforeShift);
   out.stride = static_cast<std::int64_t>(p[2]);
   out.sm = kUnknownSm;
   out.cta = cta_;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -217,6 +218,13 @@ class AccelSimReader final : public TraceReader {
   std::vector<std::uint32_t> active_;  // indices into slots_ still emitting, ascending warp
   std::size_t rr_ = 0;                 // next position in active_
   std::vector<std::uint8_t> warp_seen_;
+  // A warp's instruction lines since its last record that made no record
+  // (WarpInstr::instrs_before): the current warp's in a post-processed block; by block and warp
+  // in a raw file, whose lines interleave the warps (a lookup a line, on that layout only).
+  std::uint32_t instrs_since_record_ = 0;
+  std::unordered_map<std::uint64_t, std::uint32_t> raw_instrs_since_record_;
+  std::uint32_t& instrs_since_record();  // the current line's warp's
+  std::uint32_t take_instrs_before();    // ... handed to its record, and restarted
 
   ImportOptions options_;
   struct RawEntry {

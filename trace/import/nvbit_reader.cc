@@ -375,6 +375,7 @@ bool NvbitReader::parse_record(std::string_view body, WarpInstr& out) {
                                                         : acc.op;
   out.size = has_size ? static_cast<std::uint8_t>(size) : acc.size;
   out.strided = false;
+  out.instrs_before = 0;  // an NVBit trace lists memory instructions only
   out.stride = 0;
   out.sm = has_sm ? static_cast<std::uint32_t>(sm) : kUnknownSm;
   out.cta = static_cast<std::uint32_t>(xyz[0] + std::uint64_t{xyz[1]} * g.x +

@@ -45,7 +45,13 @@ inline std::optional<std::uint64_t> same_deltas(const std::uint8_t* p, unsigned 
 [[gnu::always_inline]] inline const std::uint8_t* decode_record(const std::uint8_t* p,
                                                                 detail::DeltaState& s, WarpInstr& r,
                                                                 bool partial, bool& bad) {
-  const unsigned head = *p++;
+  unsigned head = *p++;
+  std::uint64_t instrs_before = 0;
+  if (head == detail::kInstrsBeforeTag) [[unlikely]] {
+    instrs_before = get_varint(p, bad);
+    if (instrs_before > 0xffffffffu) bad = true;
+    head = *p++;
+  }
   const auto inst = static_cast<std::uint32_t>(get_varint(p, bad));
   s.prev_sm1 += static_cast<std::uint32_t>(unzigzag(get_varint(p, bad)));
   s.prev_cta += static_cast<std::uint32_t>(unzigzag(get_varint(p, bad)));
@@ -60,6 +66,7 @@ inline std::optional<std::uint64_t> same_deltas(const std::uint8_t* p, unsigned 
   r.cta = s.prev_cta;
   r.warp = s.prev_warp;
   r.mask = mask;
+  r.instrs_before = static_cast<std::uint32_t>(instrs_before);
   if (head & detail::kHeadStrided) {
     const std::uint64_t base = slot + static_cast<std::uint64_t>(unzigzag(get_varint(p, bad)));
     const std::int64_t stride = unzigzag(get_varint(p, bad));

@@ -105,6 +105,10 @@ std::uint8_t* BinaryWriter::encode(const WarpInstr& r, std::uint8_t* p) {
   std::uint64_t base = 0;
   bool strided = detail::strided_base(r, base);
   bool full = r.mask == 0xffffffffu;
+  if (r.instrs_before != 0) {
+    *p++ = detail::kInstrsBeforeTag;
+    p = put_varint(p, r.instrs_before);
+  }
   *p++ = static_cast<std::uint8_t>(
       static_cast<unsigned>(r.op) | (strided ? detail::kHeadStrided : 0) |
       (full ? detail::kHeadFullMask : 0) |

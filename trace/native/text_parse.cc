@@ -223,7 +223,15 @@ void parse_record(std::string_view line, const LineContext& ctx, WarpInstr& out)
     parse_strided(tok[7], ctx, out);
   else
     parse_list(tok[7], ctx, out);
+  // An optional last field, +N: the warp's N instructions since its previous record that are
+  // not records (WarpInstr::instrs_before).
   std::string_view extra = t.next();
+  out.instrs_before = 0;
+  if (!extra.empty() && extra[0] == '+') {
+    if (!parse_dec(extra.substr(1), out.instrs_before))
+      line_fail(ctx, "bad instruction count '{}' (expected +N, N a decimal u32)", shown(extra));
+    extra = t.next();
+  }
   if (!extra.empty()) line_fail(ctx, "unexpected text '{}' after the addresses", shown(extra));
 }
 

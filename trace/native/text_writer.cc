@@ -136,6 +136,11 @@ void TextWriter::write(std::span<const WarpInstr> records) {
       }
       --p;  // the last comma
     }
+    if (r.instrs_before != 0) {
+      *p++ = ' ';
+      *p++ = '+';
+      p = put_dec(p, r.instrs_before);
+    }
     *p++ = '\n';
     len_ = static_cast<std::size_t>(p - buf_.data());
     if (len_ >= kBufferBytes) flush();

@@ -101,9 +101,12 @@ ScheduleTotals replay_in_progress_order(
 
   // When warp w can issue its next record.
   auto issue_at = [&](const Warp& w) {
-    double at = w.ready;
-    if (!timed || w.loads.empty()) return at;
-    const Op op = records[w.records.front()].op;
+    const WarpInstr& next = records[w.records.front()];
+    if (!timed) return w.ready;
+    // The instructions before the record that are not records: one issue cycle each.
+    double at = w.ready + next.instrs_before;
+    if (w.loads.empty()) return at;
+    const Op op = next.op;
     if (op == Op::STG || op == Op::STS || op == Op::STL) {
       for (double l : w.loads) at = std::max(at, l);
     } else if (w.loads.size() == n && !is_bulk(op)) {  // a bulk copy takes no load slot

@@ -164,6 +164,48 @@ TEST(WarpSchedulerTest, TheServersQueueWhatReachesThemTogether) {
   EXPECT_DOUBLE_EQ(t.dram_busy_cycles, 20);
 }
 
+/// Issues one CTA of warps on SM 0, each warp's records L1-hitting loads after the given counts
+/// of other instructions (WarpInstr::instrs_before); returns the order the warps issued in.
+std::string issue_cycles(WarpScheduler& s, const std::vector<std::vector<std::uint32_t>>& warps) {
+  s.add_cta(0, static_cast<std::uint32_t>(warps.size()));
+  std::vector<std::size_t> next(warps.size(), 0);
+  auto queue = [&](std::uint32_t w) { s.ready(w, true, false, warps[w][next[w]]); };
+  std::vector<std::uint32_t> started;
+  s.start(1, started);
+  for (std::uint32_t w : started) queue(w);
+  std::string order;
+  std::uint32_t warp = 0, sm = 0;
+  while (s.next(warp, sm)) {
+    ++next[warp];
+    s.issued(warp, l1_hit_load());
+    order += std::to_string(warp) + " ";
+    if (next[warp] < warps[warp].size()) {
+      queue(warp);
+    } else {
+      started.clear();
+      s.finished(warp, started);
+    }
+  }
+  return order;
+}
+
+TEST(WarpSchedulerTest, InstructionsBeforeARecordTakeItsWarpACycleEach) {
+  const SimConfig cfg = scheduler_config();
+  // Warp 0: a load at 0 (data at 30), then 10 other instructions (cycles 1-10), its second load
+  // at 11 (data at 41). Warp 1: 3 other instructions (0-2), its load at 3 (data at 33).
+  WarpScheduler timed(cfg, 4, /*timed=*/true);
+  EXPECT_EQ(issue_cycles(timed, {{0, 10}, {3}}), "0 1 0 ");
+  EXPECT_DOUBLE_EQ(timed.totals().cycles, 41);
+  // Without them, warp 0's second load would go at 1 and warp 1's at 0: the kernel ends at 31.
+  WarpScheduler bare(cfg, 4, /*timed=*/true);
+  EXPECT_EQ(issue_cycles(bare, {{0, 0}, {0}}), "0 1 0 ");
+  EXPECT_DOUBLE_EQ(bare.totals().cycles, 31);
+  // Lockstep takes turns, a record a cycle, whatever came before each.
+  WarpScheduler lockstep(cfg, 4, /*timed=*/false);
+  EXPECT_EQ(issue_cycles(lockstep, {{0, 10}, {3}}), "0 1 0 ");
+  EXPECT_DOUBLE_EQ(lockstep.totals().cycles, 2);
+}
+
 TEST(WarpSchedulerTest, ARecordsUseComesFromItsCounters) {
   AccessCounters before, after;
   after.l2_read_sectors = 4;

@@ -174,6 +174,10 @@ TEST(AccelSimLayoutsTest, RawTracerOutputIsRegroupedByBlockAndWarp) {
   EXPECT_EQ(r.records[2].cta, 1u);
   EXPECT_EQ(r.records[2].warp, 1u);
   EXPECT_EQ(r.counts.non_memory, 1u);
+  // The MOV came before block 1 warp 1's load, in its own warp, lines of others between.
+  EXPECT_EQ(r.records[0].instrs_before, 0u);
+  EXPECT_EQ(r.records[1].instrs_before, 0u);
+  EXPECT_EQ(r.records[2].instrs_before, 1u);
   EXPECT_EQ(read_trace(dir.file("kernelslist")).records.at(0).size(), 3u);  // detected
   write_bytes(dir.file("kernel-1.trace"),
               h + "2 0 0 0 0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7f0010000000 4\n");

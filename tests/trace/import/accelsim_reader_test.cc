@@ -160,6 +160,33 @@ TEST(AccelSimReaderTest, MapsEveryOpcodeClassAndInterleavesWarps) {
   EXPECT_EQ(c.generic_unresolved, 0u);
 }
 
+TEST(AccelSimReaderTest, InstructionsBetweenRecordsReachTheNextRecordOfTheirWarp) {
+  // Warp 0: FFMA, a load (after 1), MOV, an unsupported TEX, a load of no active lane, a load
+  // (after 3), then FFMA and EXIT after its last record (no record carries them). Warp 1: a
+  // load, with no instruction of its own before it.
+  const std::string text = std::string(kHeader) +
+                           "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 8\n"
+                           "0008 ffffffff 1 R3 FFMA 3 R1 R2 R3 0 0\n"
+                           "0010 00000001 1 R2 LDG.E 1 R4 4 0 0x00007f0010000000 0\n"
+                           "0018 ffffffff 1 R5 MOV 0 0 0\n"
+                           "0020 ffffffff 1 R3 TEX.SCR.B.LL 2 R2 R4 4 1 0x0000000000001000 4 0\n"
+                           "0028 00000000 1 R3 LDG.E 1 R2 4 0 0\n"
+                           "0030 00000001 1 R2 LDG.E 1 R4 4 0 0x00007f0010000080 0\n"
+                           "0038 ffffffff 1 R3 FFMA 3 R1 R2 R3 0 0\n"
+                           "0040 ffffffff 0 EXIT 0 0 0\n"
+                           "warp = 1\ninsts = 1\n"
+                           "0010 00000001 1 R2 LDG.E 1 R4 4 0 0x00007f0010000100 0\n"
+                           "#END_TB\n";
+  const std::vector<WarpInstr> r = parse(text);
+  ASSERT_EQ(r.size(), 3u);  // warp 0, warp 1, warp 0 (the warps take turns)
+  EXPECT_EQ(r[0].inst, 0x10u);
+  EXPECT_EQ(r[0].instrs_before, 1u);
+  EXPECT_EQ(r[1].warp, 1u);
+  EXPECT_EQ(r[1].instrs_before, 0u);
+  EXPECT_EQ(r[2].inst, 0x30u);
+  EXPECT_EQ(r[2].instrs_before, 3u);
+}
+
 TEST(AccelSimReaderTest, GenericAccessesWithoutBaseAddressesAreShared) {
   std::string text = one_warp("0010 00000001 1 R1 LD.E 1 R2 4 0 0x00007f0050000000 0\n", 1);
   text.replace(text.find("-shmem base_addr"), std::string("-shmem base_addr").size(), "-ignored");

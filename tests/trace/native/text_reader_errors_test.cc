@@ -138,6 +138,14 @@ TEST(TextReaderErrorTest, TrailingGarbage) {
   expect_record_error("0 LDG 4 - 0 0 00000001 0x10 extra\n", 3,
                       "unexpected text 'extra' after the addresses");
   expect_record_error("0 LDG 4 - 0 0 00000001 0x10,\n", 3, "non-hex address ''");
+  expect_record_error("0 LDG 4 - 0 0 00000001 0x10 +3 extra\n", 3,
+                      "unexpected text 'extra' after the addresses");
+}
+
+TEST(TextReaderErrorTest, BadInstructionCountBeforeARecord) {
+  for (const char* count : {"+", "+x", "+-1", "+4294967296", "+1.5"})
+    expect_record_error(fmt::format("0 LDG 4 - 0 0 00000001 0x10 {}\n", count), 3,
+                        fmt::format("bad instruction count '{}' (expected +N", count));
 }
 
 }  // namespace
