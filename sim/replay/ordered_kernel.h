@@ -5,18 +5,16 @@
 /// go back to the engine's replay one by one, in the order the warp scheduler
 /// (sim/model/warp_scheduler.h) gives them, each record's use of the memory fed back to it.
 ///
-/// It holds the kernel's records (their 296 bytes each, and 4 more for the order): an ordered
+/// It holds the kernel's records (40 bytes each and 8 a kept lane, Kept): an ordered
 /// replay's memory grows with its largest kernel, not with the trace. A warp's records are
 /// linked in file order as they come: its index found in a table by CTA and warp where the
 /// kernel's grid and block say how many there are (begin()), else in a hash map; one lookup a
 /// record, none a lane.
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -92,9 +90,8 @@ class OrderedKernel {
     }
     auto queue = [&](std::uint32_t warp) {
       const Kept& next = records_[warps_[warp].first];
-      const Op op = field_of<Op>(next, offsetof(WarpInstr, op));
-      scheduler.ready(warp, waits_for_data(op), is_store(op) && !is_bulk(op),
-                      field_of<std::uint32_t>(next, offsetof(WarpInstr, instrs_before)));
+      scheduler.ready(warp, waits_for_data(next.op), is_store(next.op) && !is_bulk(next.op),
+                      next.instrs_before);
     };
     started_.clear();
     scheduler.start(std::max<std::uint32_t>(slots, 1), started_);
@@ -102,7 +99,7 @@ class OrderedKernel {
     std::uint32_t warp = 0, sm = 0;
     while (scheduler.next(warp, sm)) {
       Warp& w = warps_[warp];
-      WarpInstr& record = restore(records_[w.first]);
+      WarpInstr& record = restore(records_[w.first], w);
       w.first = records_[w.first].next;
       scheduler.issued(warp, replay_one(record, sm));
       if (w.first != kNone) {
@@ -178,22 +175,39 @@ class OrderedKernel {
     return static_cast<std::uint32_t>(std::max(1.0, cfg.gpu.loads_in_flight_per_warp + 0.5));
   }
 
-  /// A record as kept: its fields before the addresses, then where its addresses start in
-  /// addrs_: a strided record's first active lane's only (it comes back with partial strided
-  /// lanes, TraceReader::set_partial_strided_lanes, which every engine completes where needed),
-  /// another's active lanes in lane order. 48 bytes and 8 a lane kept, against a WarpInstr's 296.
-  static constexpr std::size_t kHead = offsetof(WarpInstr, addr);
+  struct Warp {
+    std::uint32_t sm, cta, warp;
+    std::uint32_t first, last;  ///< its next record not replayed, and its last one
+  };
+
+  /// A record as kept: its fields but its warp's CTA and warp (its Warp's), and where its
+  /// addresses start in addrs_: a strided record's first active lane's only (it comes back with
+  /// partial strided lanes, TraceReader::set_partial_strided_lanes, which every engine completes
+  /// where needed), another's active lanes in lane order. 40 bytes and 8 a lane kept, against a
+  /// WarpInstr's 296.
   struct Kept {
-    std::array<std::byte, kHead> head;
+    std::int64_t stride;
+    std::uint32_t inst, sm, mask, instrs_before;
     std::uint32_t addrs;
     std::uint32_t next;  ///< its warp's next record, kNone for none yet
+    Op op;
+    std::uint8_t size;
+    bool strided;
   };
+  static_assert(sizeof(Kept) == 40);
 
   void keep(const WarpInstr& w) {
     Kept k;
-    std::memcpy(k.head.data(), &w, kHead);
+    k.stride = w.stride;
+    k.inst = w.inst;
+    k.sm = w.sm;
+    k.mask = w.mask;
+    k.instrs_before = w.instrs_before;
     k.addrs = static_cast<std::uint32_t>(addrs_.size());
     k.next = kNone;
+    k.op = w.op;
+    k.size = w.size;
+    k.strided = w.strided;
     if (w.strided) {
       addrs_.push_back(w.addr[first_lane(w.mask)]);
     } else {
@@ -202,23 +216,25 @@ class OrderedKernel {
     records_.push_back(k);
   }
 
-  /// A field of a kept record's head, at `offset` in WarpInstr.
-  template <class T>
-  static T field_of(const Kept& k, std::size_t offset) {
-    T v;
-    std::memcpy(&v, k.head.data() + offset, sizeof v);
-    return v;
-  }
-
-  WarpInstr& restore(const Kept& k) {
+  /// Kept record `k` of warp `warp` as a WarpInstr (record_, until the next call).
+  WarpInstr& restore(const Kept& k, const Warp& warp) {
     WarpInstr& w = record_;
-    std::memcpy(static_cast<void*>(&w), k.head.data(), kHead);
+    w.inst = k.inst;
+    w.op = k.op;
+    w.size = k.size;
+    w.strided = k.strided;
+    w.lanes_complete = !k.strided;
+    w.sm = k.sm;
+    w.cta = warp.cta;
+    w.warp = warp.warp;
+    w.mask = k.mask;
+    w.instrs_before = k.instrs_before;
+    w.stride = k.stride;
     const Addr* a = addrs_.data() + k.addrs;
     if (w.strided) {
       const unsigned first = first_lane(w.mask), last = last_lane(w.mask);
       w.addr[first] = a[0];
       w.addr[last] = a[0] + (last - first) * static_cast<std::uint64_t>(w.stride);
-      w.lanes_complete = false;
     } else {
       w.addr.fill(0);
       for (LaneMask m = w.mask; m != 0; m &= m - 1) w.addr[std::countr_zero(m)] = *a++;
@@ -226,10 +242,6 @@ class OrderedKernel {
     return w;
   }
 
-  struct Warp {
-    std::uint32_t sm, cta, warp;
-    std::uint32_t first, last;  ///< its next record not replayed, and its last one
-  };
   /// The kernel's records in file order, on whole huge pages (a kernel can hold millions).
   std::vector<Kept, HugePageAllocator<Kept>> records_;
   std::vector<Addr, HugePageAllocator<Addr>> addrs_;  ///< their addresses (Kept::addrs)
