@@ -124,13 +124,17 @@ def test_add_many_writes_the_records_add_writes(tmp_path):
     for i in range(8):
         active = [addrs[i, lane] for lane in range(32) if int(masks[i]) >> lane & 1]
         one.add(inst=i % 4, op=ops[i], size=8, cta=i // 2, warp=i % 2, mask=int(masks[i]),
-                addrs=np.array(active, dtype=np.uint64), sm=i)
+                addrs=np.array(active, dtype=np.uint64), sm=i, instrs_before=3 * (i % 3))
     many.add_many(inst=np.arange(8) % 4, op=ops, size=8, cta=np.arange(8) // 2,
-                  warp=np.arange(8) % 2, mask=masks, addrs=addrs, sm=np.arange(8))
+                  warp=np.arange(8) % 2, mask=masks, addrs=addrs, sm=np.arange(8),
+                  instrs_before=3 * (np.arange(8) % 3))
     one.save(tmp_path / "one.wtrace")
     many.save(tmp_path / "many.wtrace")
     assert (tmp_path / "one.wtrace").read_bytes() == (tmp_path / "many.wtrace").read_bytes()
     assert many.records == 8
+    # instrs_before is the wtrace's +N field (none where it is 0).
+    lines = [l for l in (tmp_path / "one.wtrace").read_text().splitlines() if l[0] != "#"]
+    assert [l.split()[-1] for l in lines if " +" in l] == ["+3", "+6", "+3", "+6", "+3"]
 
 
 def test_errors_carry_the_programs_message(tmp_path, monkeypatch):
