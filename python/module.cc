@@ -132,10 +132,11 @@ void add_many(TraceBuilder& b, const Column<std::uint32_t>& inst,
               const std::vector<std::string>& ops, const Column<std::uint32_t>& size,
               const Column<std::uint32_t>& cta, const Column<std::uint32_t>& warp,
               const Column<std::uint32_t>& mask, const Column<Addr>& addrs,
-              const Column<std::uint32_t>& sm, const Column<std::uint32_t>& instrs_before) {
+              const Column<std::uint32_t>& sm, const Column<std::uint32_t>& instrs_before,
+              const Column<std::uint32_t>& waits_for_load) {
   const auto n = static_cast<std::size_t>(inst.size());
-  for (const py::ssize_t s :
-       {size.size(), cta.size(), warp.size(), mask.size(), sm.size(), instrs_before.size()})
+  for (const py::ssize_t s : {size.size(), cta.size(), warp.size(), mask.size(), sm.size(),
+                              instrs_before.size(), waits_for_load.size()})
     if (static_cast<std::size_t>(s) != n)
       fail("TraceBuilder.add_many(): columns of different lengths ({} and {})", n, s);
   if (ops.size() != n) fail("TraceBuilder.add_many(): {} ops for {} records", ops.size(), n);
@@ -146,7 +147,7 @@ void add_many(TraceBuilder& b, const Column<std::uint32_t>& inst,
   for (std::size_t i = 0; i < n; ++i)
     b.add(inst.data()[i], ops[i], size.data()[i], cta.data()[i], warp.data()[i], mask.data()[i],
           {a + i * kWarpSize, static_cast<std::size_t>(kWarpSize)}, sm.data()[i],
-          instrs_before.data()[i]);
+          instrs_before.data()[i], waits_for_load.data()[i]);
 }
 
 }  // namespace
@@ -170,11 +171,12 @@ PYBIND11_MODULE(_gpumemsim, m) {
           [](TraceBuilder& b, std::uint32_t inst, const std::string& op, unsigned size,
              std::uint32_t cta, std::uint32_t warp, std::uint32_t mask,
              const py::array_t<Addr, py::array::c_style | py::array::forcecast>& addrs,
-             std::uint32_t sm, std::uint32_t instrs_before) {
-            b.add(inst, op, size, cta, warp, mask, lanes(addrs), sm, instrs_before);
+             std::uint32_t sm, std::uint32_t instrs_before, std::uint32_t waits_for_load) {
+            b.add(inst, op, size, cta, warp, mask, lanes(addrs), sm, instrs_before, waits_for_load);
           },
           py::arg("inst"), py::arg("op"), py::arg("size"), py::arg("cta"), py::arg("warp"),
-          py::arg("mask"), py::arg("addrs"), py::arg("sm"), py::arg("instrs_before"))
+          py::arg("mask"), py::arg("addrs"), py::arg("sm"), py::arg("instrs_before"),
+          py::arg("waits_for_load"))
       .def("add_many", &add_many)
       .def("save", &TraceBuilder::save, py::arg("path"))
       .def("alloc", &TraceBuilder::alloc, py::arg("base"), py::arg("bytes"), py::arg("name"))

@@ -75,7 +75,8 @@ void TraceBuilder::kernel(const std::string& line) {
 
 void TraceBuilder::add(std::uint32_t inst, const std::string& op, unsigned size, std::uint32_t cta,
                        std::uint32_t warp, std::uint32_t mask, std::span<const Addr> addrs,
-                       std::uint32_t sm, std::uint32_t instrs_before) {
+                       std::uint32_t sm, std::uint32_t instrs_before,
+                       std::uint32_t waits_for_load) {
   if (kernels_.empty())
     fail("TraceBuilder.add(): a record before any kernel() (call kernel first)");
   Kernel& k = kernels_.back();
@@ -96,6 +97,7 @@ void TraceBuilder::add(std::uint32_t inst, const std::string& op, unsigned size,
   w.warp = warp;
   w.sm = sm;
   w.instrs_before = instrs_before;
+  w.waits_for_load = waits_for_load;
   const auto active = static_cast<std::size_t>(std::popcount(mask));
   if (addrs.size() == static_cast<std::size_t>(kWarpSize)) {
     for (int i = 0; i < kWarpSize; ++i) w.addr[i] = (mask >> i & 1) ? addrs[i] : 0;

@@ -24,11 +24,11 @@ class TraceBuilder {
   /// One record; `addrs` holds the active lanes' addresses in lane order (popcount(mask) of
   /// them, as in a wtrace line) or one per lane (32, inactive lanes ignored). Throws SimError
   /// naming the record (kernel id and index) on a bad op, size, mask or address count, or when
-  /// no kernel was started. `instrs_before`: the warp's instructions before it that are not
-  /// records (WarpInstr::instrs_before, wtrace's +N).
+  /// no kernel was started. `instrs_before`, `waits_for_load`: the warp's instructions before it
+  /// that are not records and the load whose data it uses (WarpInstr's; wtrace's +N and ^K).
   void add(std::uint32_t inst, const std::string& op, unsigned size, std::uint32_t cta,
            std::uint32_t warp, std::uint32_t mask, std::span<const Addr> addrs, std::uint32_t sm,
-           std::uint32_t instrs_before = 0);
+           std::uint32_t instrs_before = 0, std::uint32_t waits_for_load = 0);
 
   /// Names a block of device memory, before the next kernel (a wtrace `#alloc` line): what the
   /// layout what-ifs group accesses by. Throws on 0 bytes, a block past 2^64, or a name with

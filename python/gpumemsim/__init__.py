@@ -156,17 +156,21 @@ class TraceBuilder:
         self._native.alloc(int(base), int(bytes), str(name))
         return self
 
-    def add(self, inst, op, size, cta, warp, mask, addrs, sm=None, instrs_before=0):
+    def add(self, inst, op, size, cta, warp, mask, addrs, sm=None, instrs_before=0,
+            waits_for_load=0):
         """One record: addrs holds the active lanes' addresses (popcount(mask) of them) or one
         per lane (32); sm=None when unknown; instrs_before: the warp's instructions since its
-        previous record that are not records (wtrace's +N; the timed order's issue cycles)."""
+        previous record that are not records (wtrace's +N; the timed order's issue cycles);
+        waits_for_load: K when it uses the data of its warp's K-th most recent load (^K)."""
         np = _need("numpy", "TraceBuilder.add")
         self._native.add(int(inst), str(op), int(size), int(cta), int(warp), int(mask),
                          np.asarray(addrs, dtype=np.uint64),
-                         _gpumemsim.unknown_sm if sm is None else int(sm), int(instrs_before))
+                         _gpumemsim.unknown_sm if sm is None else int(sm), int(instrs_before),
+                         int(waits_for_load))
         return self
 
-    def add_many(self, inst, op, size, cta, warp, mask, addrs, sm=None, instrs_before=0):
+    def add_many(self, inst, op, size, cta, warp, mask, addrs, sm=None, instrs_before=0,
+                 waits_for_load=0):
         """n records at once: addrs is an (n, 32) array (inactive lanes ignored); every other
         argument is a length-n array or one value for all."""
         np = _need("numpy", "TraceBuilder.add_many")
@@ -181,7 +185,8 @@ class TraceBuilder:
         ops = [str(op)] * n if isinstance(op, str) else [str(o) for o in op]
         sms = column(_gpumemsim.unknown_sm if sm is None else sm)
         self._native.add_many(column(inst), ops, column(size), column(cta), column(warp),
-                              column(mask), addrs, sms, column(instrs_before))
+                              column(mask), addrs, sms, column(instrs_before),
+                              column(waits_for_load))
         return self
 
     def save(self, path):

@@ -124,17 +124,19 @@ def test_add_many_writes_the_records_add_writes(tmp_path):
     for i in range(8):
         active = [addrs[i, lane] for lane in range(32) if int(masks[i]) >> lane & 1]
         one.add(inst=i % 4, op=ops[i], size=8, cta=i // 2, warp=i % 2, mask=int(masks[i]),
-                addrs=np.array(active, dtype=np.uint64), sm=i, instrs_before=3 * (i % 3))
+                addrs=np.array(active, dtype=np.uint64), sm=i, instrs_before=3 * (i % 3),
+                waits_for_load=i % 2)
     many.add_many(inst=np.arange(8) % 4, op=ops, size=8, cta=np.arange(8) // 2,
                   warp=np.arange(8) % 2, mask=masks, addrs=addrs, sm=np.arange(8),
-                  instrs_before=3 * (np.arange(8) % 3))
+                  instrs_before=3 * (np.arange(8) % 3), waits_for_load=np.arange(8) % 2)
     one.save(tmp_path / "one.wtrace")
     many.save(tmp_path / "many.wtrace")
     assert (tmp_path / "one.wtrace").read_bytes() == (tmp_path / "many.wtrace").read_bytes()
     assert many.records == 8
-    # instrs_before is the wtrace's +N field (none where it is 0).
+    # instrs_before and waits_for_load are wtrace's +N and ^K fields (none where 0).
     lines = [l for l in (tmp_path / "one.wtrace").read_text().splitlines() if l[0] != "#"]
-    assert [l.split()[-1] for l in lines if " +" in l] == ["+3", "+6", "+3", "+6", "+3"]
+    assert [w for l in lines for w in l.split() if w[0] in "+^"] == [
+        "+3", "^1", "+6", "^1", "+3", "+6", "^1", "+3", "^1"]
 
 
 def test_errors_carry_the_programs_message(tmp_path, monkeypatch):

@@ -63,6 +63,11 @@ struct WarpInstr {
   /// trace carries them (an Accel-Sim trace lists every instruction; wtrace's `+N` field); 0
   /// where it does not. Only the timed order uses it: each takes its warp an issue cycle.
   std::uint32_t instrs_before = 0;
+  /// The earlier load of its warp whose data this record, or an instruction in instrs_before,
+  /// uses: the K-th most recent of the warp's loads before it (1: the last one), where the trace
+  /// carries register operands (Accel-Sim; wtrace's `^K` field); 0: none, or not known. Only
+  /// the timed order uses it: the record issues once that load's data is back.
+  std::uint32_t waits_for_load = 0;
   std::int64_t stride = 0;  ///< when `strided`: byte stride between lanes
   std::array<Addr, kWarpSize> addr{};
 

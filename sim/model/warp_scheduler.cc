@@ -81,7 +81,8 @@ void WarpScheduler::drain(Warp& w, double until) {
   }
 }
 
-void WarpScheduler::ready(std::uint32_t warp, bool waits, bool store, std::uint32_t instrs_before) {
+void WarpScheduler::ready(std::uint32_t warp, bool waits, bool store, std::uint32_t instrs_before,
+                          std::uint32_t waits_for_load) {
   Warp& w = warps_[warp];
   // The instructions before the record issue first, one a cycle (lockstep: records only).
   double at = timed_ ? w.ready + instrs_before : w.ready;
@@ -93,6 +94,9 @@ void WarpScheduler::ready(std::uint32_t warp, bool waits, bool store, std::uint3
     } else if (waits && w.count == n_) {
       at = std::max(at, in_flight(w)[w.oldest]);  // the oldest load's data frees a slot
     }
+    // The load whose data it uses, where still in flight: its warp's newest loads are the ring's.
+    if (waits_for_load != 0 && waits_for_load <= w.count)
+      at = std::max(at, in_flight(w)[(w.oldest + w.count - waits_for_load) % n_]);
   }
   w.issue = at;
   const Queued q{at, std::uint64_t{ctas_[w.cta].sm} << 32 | warp};

@@ -15,7 +15,8 @@
 /// - Loads in flight: a warp keeps at most N loads (global, local, shared, atomics) in flight
 ///   (the kernel's loads_in_flight, else gpu.loads_in_flight_per_warp); a further load waits
 ///   for the oldest. A store waits for every load of its warp in flight (the data it writes
-///   comes from them).
+///   comes from them). A record that uses a load's data (WarpInstr::waits_for_load, from the
+///   trace's registers) waits for it.
 /// - A record's data: it passes the SM's L1TEX pipeline (a server: its data and tag cycles,
 ///   l1_pipe_cycles), then the L2 (one server for the whole L2: its sectors at
 ///   l2.sectors_per_cycle_per_slice x slices a cycle) and the DRAM (one server: its bytes at the
@@ -72,9 +73,11 @@ class WarpScheduler {
   void start(std::uint32_t slots, std::vector<std::uint32_t>& started);
 
   /// Warp `warp`, resident, has a next record of use `waits`/`store` (RecordUse's), after
-  /// `instrs_before` instructions that are not records (WarpInstr::instrs_before): it joins the
-  /// queue at the cycle it can issue it.
-  void ready(std::uint32_t warp, bool waits, bool store, std::uint32_t instrs_before = 0);
+  /// `instrs_before` instructions that are not records, using the data of its warp's
+  /// `waits_for_load`-th most recent load (0: none; WarpInstr's fields): it joins the queue at
+  /// the cycle it can issue it.
+  void ready(std::uint32_t warp, bool waits, bool store, std::uint32_t instrs_before = 0,
+             std::uint32_t waits_for_load = 0);
 
   /// The warp that issues next and its SM; false when no warp is queued.
   bool next(std::uint32_t& warp, std::uint32_t& sm);

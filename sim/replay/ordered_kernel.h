@@ -91,7 +91,7 @@ class OrderedKernel {
     auto queue = [&](std::uint32_t warp) {
       const Kept& next = records_[warps_[warp].first];
       scheduler.ready(warp, waits_for_data(next.op), is_store(next.op) && !is_bulk(next.op),
-                      next.instrs_before);
+                      next.instrs_before, next.waits_for_load);
     };
     started_.clear();
     scheduler.start(std::max<std::uint32_t>(slots, 1), started_);
@@ -193,6 +193,7 @@ class OrderedKernel {
     Op op;
     std::uint8_t size;
     bool strided;
+    std::uint32_t waits_for_load;
   };
   static_assert(sizeof(Kept) == 40);
 
@@ -208,6 +209,7 @@ class OrderedKernel {
     k.op = w.op;
     k.size = w.size;
     k.strided = w.strided;
+    k.waits_for_load = w.waits_for_load;
     if (w.strided) {
       addrs_.push_back(w.addr[first_lane(w.mask)]);
     } else {
@@ -229,6 +231,7 @@ class OrderedKernel {
     w.warp = warp.warp;
     w.mask = k.mask;
     w.instrs_before = k.instrs_before;
+    w.waits_for_load = k.waits_for_load;
     w.stride = k.stride;
     const Addr* a = addrs_.data() + k.addrs;
     if (w.strided) {

@@ -112,7 +112,8 @@ std::string random_list(Rng& r, const RandomInst& in, std::uint32_t mask, std::u
 /// negative and zero strides, bases that shift by whole lines so the coalescing memo repeats,
 /// and offsets that change so it misses) and list records (evenly stepping, a small pool that
 /// caches hit, a gather over 64 GiB, broadcasts, unaligned accesses across lines, addresses at
-/// the top of the address space); other instructions before some records (`+N`); more static
+/// the top of the address space); other instructions before some records (`+N`) and load
+/// dependencies on others (`^K`); more static
 /// instructions than the memo has slots, large
 /// instruction ids, one id with two operations; known and unknown SMs; kernels with shared
 /// memory, registers, carve-out preferences and FLOPs, some ids skipped.
@@ -187,7 +188,9 @@ std::string random_trace_from(Rng& r) {
       }
       // Other instructions before some records (+N), from a draw already made, so that each
       // seed's other draws stay what they were.
-      const std::string before = rep % 3 == 1 ? fmt::format(" +{}", rep * 5) : "";
+      // Likewise a load dependency (^K) on others.
+      std::string before = rep % 3 == 1 ? fmt::format(" +{}", rep * 5) : "";
+      if (rep % 5 == 2) before += fmt::format(" ^{}", 1 + rep % 4);
       body += fmt::format("{} {} {} {} {} {} {:08x} {}{}\n", in.id, in.op, in.size, sm,
                           r.below(400), r.below(16), mask, addrs, before);
     }

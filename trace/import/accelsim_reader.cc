@@ -27,10 +27,13 @@ using detail::trim;
 constexpr std::uint64_t kMaxBlockThreads = 1u << 20;  // far above any GPU's 1024
 constexpr unsigned kMaxRegOperands = 32;              // dest_num / src_num sanity bound
 constexpr std::size_t kMaxLineInfoEntries = 1u << 16;
-// An arena record: inst|mask, op|size|strided|instrs_before (bits 0-7, 8-15, 16, 32-63),
-// stride, then the base address of lane 0 when strided (every active lane at base + lane *
-// stride), else one address per active lane.
+// An arena record: inst|mask, op|size|strided|waits_for_load|instrs_before (bits 0-7, 8-15, 16,
+// 17-31, 32-63), stride, then the base address of lane 0 when strided (every active lane at
+// base + lane * stride), else one address per active lane. A load dependency past 32,767 loads
+// back is kept as that (no warp keeps so many in flight, so it waits for nothing either way).
 constexpr std::size_t kRecordHeaderWords = 3;
+constexpr int kWaitsForLoadShift = 17;
+constexpr std::uint32_t kMaxWaitsForLoad = 0x7fff;
 constexpr int kInstrsBeforeShift = 32;
 constexpr std::uint32_t kMaxRegsPerThread = 255;  // every architecture since sm_35
 constexpr unsigned kMinBinaryVersion = 20;        // sm_20 (Fermi), the oldest compute capability
@@ -668,6 +671,7 @@ bool AccelSimReader::load_block() {
   rr_ = 0;
   warp_seen_.assign(warps_per_block_, 0);
   instrs_since_record_ = 0;
+  dependencies_.start_warp();
   if (raw_) return load_raw_block();
   if (have_pending_) {
     have_pending_ = false;
@@ -745,6 +749,7 @@ bool AccelSimReader::load_block() {
       expected = seen = 0;
       cur_warp_ = warp;
       instrs_since_record_ = 0;
+      dependencies_.start_warp();
       continue;
     }
     if (starts_with_word(line, "insts")) {
@@ -866,6 +871,7 @@ void AccelSimReader::raw_prepare(std::string_view first) {
   arena_.clear();
   slots_.assign(1, WarpSlot{});
   raw_instrs_since_record_.clear();
+  raw_dependencies_.clear();
   std::string_view raw = first, line;
   for (bool have = true; have; have = lines_->next(raw)) {
     line = trim(raw);
@@ -933,6 +939,7 @@ bool AccelSimReader::raw_load_window() {
   arena_.clear();
   slots_.assign(1, WarpSlot{});
   raw_instrs_since_record_.clear();
+  raw_dependencies_.clear();
   const Dim3& g = kernel_.grid;
   std::string_view raw;
   while (lines_->next(raw)) {
@@ -1089,9 +1096,14 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   std::uint32_t width = 0;
   tok = t.next();
   if (!parse_dec_token(tok, width)) field_error("mem_width (a decimal byte count)", tok);
+  // An executed line's registers go through its warp's scoreboard (register_dependencies.h).
+  auto depend = [&] {
+    if (mask != 0) dependencies().instruction({dest_regs, dests}, {src_regs, srcs});
+  };
   if (width == 0) {
     if (counting_) ++counts_.non_memory;
     score(0);
+    depend();
     ++instrs_since_record();
     return;
   }
@@ -1113,12 +1125,20 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     }
     if (counting_) detail::count_skipped(counts_, opcode, acc.kind);
     score(0);
-    if (arena_.size() == records_before) ++instrs_since_record();  // no bulk record
+    if (arena_.size() == records_before) {  // no bulk record
+      depend();
+      ++instrs_since_record();
+    } else {  // the first bulk record carries the line's dependency
+      const std::uint32_t k = dependencies().record({dest_regs, dests}, {src_regs, srcs}, false, 0);
+      arena_[records_before + 1] |= std::uint64_t{std::min(k, kMaxWaitsForLoad)}
+                                    << kWaitsForLoadShift;
+    }
     return;
   }
   if (acc.kind == detail::SassKind::Unsupported) {
     if (counting_) detail::count_skipped(counts_, opcode, acc.kind);
     score(0);
+    depend();
     ++instrs_since_record();
     return;
   }
@@ -1205,13 +1225,17 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   }
   if (acc.async_copy && counting_) ++counts_.ldgsts;
   score(!is_store(op) && !is_shared(op) ? width : 0);
+  const std::uint32_t waits_for_load =
+      dependencies().record({dest_regs, dests}, {src_regs, srcs}, waits_for_data(op), width);
   // Stored compactly; emitted as WarpInstr once the block is complete.
   std::uint64_t lane0 = 0;
   const bool strided = mode == 1 && detail::strided_compact(addr, lanes, stride, lane0);
   arena_.push_back(pc | (mask << 32));
-  arena_.push_back(static_cast<std::uint64_t>(op) | (std::uint64_t{acc.size} << 8) |
-                   (std::uint64_t{strided} << 16) |
-                   (std::uint64_t{take_instrs_before()} << kInstrsBeforeShift));
+  arena_.push_back(
+      static_cast<std::uint64_t>(op) | (std::uint64_t{acc.size} << 8) |
+      (std::uint64_t{strided} << 16) |
+      (std::uint64_t{std::min(waits_for_load, kMaxWaitsForLoad)} << kWaitsForLoadShift) |
+      (std::uint64_t{take_instrs_before()} << kInstrsBeforeShift));
   arena_.push_back(static_cast<std::uint64_t>(strided ? stride : 0));
   if (strided) {
     arena_.push_back(lane0);  // one word instead of one per active lane
@@ -1224,6 +1248,11 @@ void AccelSimReader::parse_instruction(std::string_view line) {
 std::uint32_t& AccelSimReader::instrs_since_record() {
   if (!raw_) return instrs_since_record_;
   return raw_instrs_since_record_[std::uint64_t{cta_} << 32 | cur_warp_];
+}
+
+RegisterDependencies& AccelSimReader::dependencies() {
+  if (!raw_) return dependencies_;
+  return raw_dependencies_[std::uint64_t{cta_} << 32 | cur_warp_];
 }
 
 std::uint32_t AccelSimReader::take_instrs_before() {
@@ -1321,6 +1350,7 @@ void AccelSimReader::emit(WarpInstr& out) {
   out.size = static_cast<std::uint8_t>(p[1] >> 8);
   out.strided = (p[1] >> 16) & 1;
   out.instrs_before = static_cast<std::uint32_t>(p[1] >> kInstrsBeforeShift);
+  out.waits_for_load = static_cast<std::uint32_t>(p[1] >> kWaitsForLoadShift) & kMaxWaitsForLoad;
   out.stride = static_cast<std::int64_t>(p[2]);
   out.sm = kUnknownSm;
   out.cta = cta_;

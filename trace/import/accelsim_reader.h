@@ -17,6 +17,7 @@
 #include "trace/import/import_counts.h"
 #include "trace/import/import_options.h"
 #include "trace/import/load_concurrency.h"
+#include "trace/import/register_dependencies.h"
 #include "trace/import/tma_operands.h"
 #include "trace/io/line_reader.h"
 #include "trace/io/reader.h"
@@ -225,6 +226,11 @@ class AccelSimReader final : public TraceReader {
   std::unordered_map<std::uint64_t, std::uint32_t> raw_instrs_since_record_;
   std::uint32_t& instrs_since_record();  // the current line's warp's
   std::uint32_t take_instrs_before();    // ... handed to its record, and restarted
+  // Each record's load dependency (WarpInstr::waits_for_load), from the register operands of
+  // every executed line: the current warp's scoreboard, or by block and warp in a raw file.
+  RegisterDependencies dependencies_;
+  std::unordered_map<std::uint64_t, RegisterDependencies> raw_dependencies_;
+  RegisterDependencies& dependencies();  // the current line's warp's
 
   ImportOptions options_;
   struct RawEntry {

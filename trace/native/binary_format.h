@@ -13,11 +13,13 @@
 ///   kernel := 0xFF, varint id, str name, 3 x varint grid, 3 x varint block, varint shmem,
 ///             varint regs, varint flops, str arch, varint n, n x (str key, str value)
 ///             (str = varint length + bytes). The records after it belong to it.
-///   record := [0xFE, varint n], u8 head, varint inst, zz sm+1 delta, zz cta delta,
-///             zz warp delta, [varint mask], addresses
+///   record := [0xFE, varint n], [0xFD, varint k], u8 head, varint inst, zz sm+1 delta,
+///             zz cta delta, zz warp delta, [varint mask], addresses
 ///     0xFE n: the warp's n instructions before it that are not records
-///     (WarpInstr::instrs_before), only where n > 0 (a head's size bits never reach 7, so 0xFE and
-///     the kernel tag 0xFF are no head; a reader that predates the prefix refuses it as corrupt).
+///     (WarpInstr::instrs_before), only where n > 0; 0xFD k: the load it waits for
+///     (WarpInstr::waits_for_load), only where k > 0 (a head's size bits never reach 7, so 0xFD,
+///     0xFE and the kernel tag 0xFF are no head; a reader that predates them refuses them as
+///     corrupt).
 ///     head: bits 0-2 op, bit 3 strided, bit 4 mask is ffffffff (no mask field),
 ///           bits 5-7 log2(size) (0..4)
 ///     sm+1 (0 = unknown), cta and warp are u32 deltas (wrapping) against the previous record of
@@ -72,15 +74,16 @@ static_assert(std::is_trivially_copyable_v<GmtBlockHeader> && sizeof(GmtBlockHea
 inline constexpr std::size_t kGmtBlockRawBytes = 1u << 20;
 /// Largest raw block a reader accepts (guards against corrupt headers).
 inline constexpr std::size_t kGmtMaxRawBytes = 64u << 20;
-/// Upper bound of one encoded record (list form: the instrs_before prefix of <= 6 bytes, head, 4
+/// Upper bound of one encoded record (list form: the two prefixes of <= 6 bytes each, head, 4
 /// varints and the mask of <= 5 bytes,
 /// first address <= 10 bytes, W and S, 31 x 8 bytes), plus 8 bytes of slack for 8-byte stores.
-inline constexpr std::size_t kGmtMaxRecordBytes = 1 + 5 + 1 + 5 * 5 + 10 + 2 + 31 * 8 + 8;
+inline constexpr std::size_t kGmtMaxRecordBytes = 2 * (1 + 5) + 1 + 5 * 5 + 10 + 2 + 31 * 8 + 8;
 
 namespace detail {
 
 inline constexpr std::uint8_t kKernelTag = 0xFF;
 inline constexpr std::uint8_t kInstrsBeforeTag = 0xFE;  ///< a record's instrs_before prefix
+inline constexpr std::uint8_t kWaitsForLoadTag = 0xFD;  ///< a record's waits_for_load prefix
 inline constexpr std::uint8_t kHeadStrided = 1u << 3;
 inline constexpr std::uint8_t kHeadFullMask = 1u << 4;
 inline constexpr int kHeadSizeShift = 5;

@@ -46,11 +46,18 @@ inline std::optional<std::uint64_t> same_deltas(const std::uint8_t* p, unsigned 
                                                                 detail::DeltaState& s, WarpInstr& r,
                                                                 bool partial, bool& bad) {
   unsigned head = *p++;
-  std::uint64_t instrs_before = 0;
-  if (head == detail::kInstrsBeforeTag) [[unlikely]] {
-    instrs_before = get_varint(p, bad);
-    if (instrs_before > 0xffffffffu) bad = true;
-    head = *p++;
+  std::uint64_t instrs_before = 0, waits_for_load = 0;
+  if (head >= detail::kWaitsForLoadTag && head != detail::kKernelTag) [[unlikely]] {
+    if (head == detail::kInstrsBeforeTag) {
+      instrs_before = get_varint(p, bad);
+      head = *p++;
+    }
+    if (head == detail::kWaitsForLoadTag) {
+      waits_for_load = get_varint(p, bad);
+      if (waits_for_load == 0) bad = true;
+      head = *p++;
+    }
+    if ((instrs_before | waits_for_load) > 0xffffffffu) bad = true;
   }
   const auto inst = static_cast<std::uint32_t>(get_varint(p, bad));
   s.prev_sm1 += static_cast<std::uint32_t>(unzigzag(get_varint(p, bad)));
@@ -67,6 +74,7 @@ inline std::optional<std::uint64_t> same_deltas(const std::uint8_t* p, unsigned 
   r.warp = s.prev_warp;
   r.mask = mask;
   r.instrs_before = static_cast<std::uint32_t>(instrs_before);
+  r.waits_for_load = static_cast<std::uint32_t>(waits_for_load);
   if (head & detail::kHeadStrided) {
     const std::uint64_t base = slot + static_cast<std::uint64_t>(unzigzag(get_varint(p, bad)));
     const std::int64_t stride = unzigzag(get_varint(p, bad));

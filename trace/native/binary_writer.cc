@@ -109,6 +109,10 @@ std::uint8_t* BinaryWriter::encode(const WarpInstr& r, std::uint8_t* p) {
     *p++ = detail::kInstrsBeforeTag;
     p = put_varint(p, r.instrs_before);
   }
+  if (r.waits_for_load != 0) {
+    *p++ = detail::kWaitsForLoadTag;
+    p = put_varint(p, r.waits_for_load);
+  }
   *p++ = static_cast<std::uint8_t>(
       static_cast<unsigned>(r.op) | (strided ? detail::kHeadStrided : 0) |
       (full ? detail::kHeadFullMask : 0) |

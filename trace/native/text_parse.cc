@@ -232,6 +232,15 @@ void parse_record(std::string_view line, const LineContext& ctx, WarpInstr& out)
       line_fail(ctx, "bad instruction count '{}' (expected +N, N a decimal u32)", shown(extra));
     extra = t.next();
   }
+  // Then ^K: the record waits for the data of its warp's K-th most recent load
+  // (WarpInstr::waits_for_load).
+  out.waits_for_load = 0;
+  if (!extra.empty() && extra[0] == '^') {
+    if (!parse_dec(extra.substr(1), out.waits_for_load) || out.waits_for_load == 0)
+      line_fail(ctx, "bad load dependency '{}' (expected ^K, K a decimal u32 of at least 1)",
+                shown(extra));
+    extra = t.next();
+  }
   if (!extra.empty()) line_fail(ctx, "unexpected text '{}' after the addresses", shown(extra));
 }
 

@@ -141,6 +141,11 @@ void TextWriter::write(std::span<const WarpInstr> records) {
       *p++ = '+';
       p = put_dec(p, r.instrs_before);
     }
+    if (r.waits_for_load != 0) {
+      *p++ = ' ';
+      *p++ = '^';
+      p = put_dec(p, r.waits_for_load);
+    }
     *p++ = '\n';
     len_ = static_cast<std::size_t>(p - buf_.data());
     if (len_ >= kBufferBytes) flush();

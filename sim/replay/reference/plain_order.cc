@@ -106,6 +106,9 @@ ScheduleTotals replay_in_progress_order(
     // The instructions before the record that are not records: one issue cycle each.
     double at = w.ready + next.instrs_before;
     if (w.loads.empty()) return at;
+    // The load whose data it uses, if still in flight (the deque holds the newest ones).
+    const std::size_t k = next.waits_for_load;
+    if (k != 0 && k <= w.loads.size()) at = std::max(at, w.loads[w.loads.size() - k]);
     const Op op = next.op;
     if (op == Op::STG || op == Op::STS || op == Op::STL) {
       for (double l : w.loads) at = std::max(at, l);

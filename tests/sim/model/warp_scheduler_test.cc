@@ -206,6 +206,31 @@ TEST(WarpSchedulerTest, InstructionsBeforeARecordTakeItsWarpACycleEach) {
   EXPECT_DOUBLE_EQ(lockstep.totals().cycles, 2);
 }
 
+TEST(WarpSchedulerTest, ARecordWaitsForTheLoadWhoseDataItUses) {
+  const SimConfig cfg = scheduler_config();
+  // One warp, 4 loads in flight: load A from DRAM at 0 (data at 500), load B hitting in L1 at 1
+  // (data at 31), then load C hitting in L1, using the data of the load `k` back.
+  auto end_with = [&](std::uint32_t k) {
+    WarpScheduler s(cfg, 4, /*timed=*/true);
+    s.add_cta(0, 1);
+    std::vector<std::uint32_t> started;
+    s.start(1, started);
+    std::uint32_t warp = 0, sm = 0;
+    const RecordUse uses[] = {dram_load(), l1_hit_load(), l1_hit_load()};
+    for (int i = 0; i < 3; ++i) {
+      s.ready(0, true, false, 0, i == 2 ? k : 0);
+      EXPECT_TRUE(s.next(warp, sm));
+      s.issued(warp, uses[i]);
+    }
+    s.finished(0, started);
+    return s.totals().cycles;
+  };
+  EXPECT_DOUBLE_EQ(end_with(0), 500);  // C at 2, data at 32; A's data last, at 500
+  EXPECT_DOUBLE_EQ(end_with(1), 500);  // C waits for B: at 31, data at 61
+  EXPECT_DOUBLE_EQ(end_with(2), 530);  // C waits for A: at 500, data at 530
+  EXPECT_DOUBLE_EQ(end_with(3), 500);  // no third load back: nothing to wait for
+}
+
 TEST(WarpSchedulerTest, ARecordsUseComesFromItsCounters) {
   AccessCounters before, after;
   after.l2_read_sectors = 4;

@@ -187,6 +187,30 @@ TEST(AccelSimReaderTest, InstructionsBetweenRecordsReachTheNextRecordOfTheirWarp
   EXPECT_EQ(r[2].instrs_before, 3u);
 }
 
+TEST(AccelSimReaderTest, ARecordWaitsForTheLoadWhoseRegisterItOrAnInstructionBeforeItUses) {
+  // Load 1 fills R2, load 2 fills R6 and R7 (64-bit); the FADD reads R2 (load 1), so the STG
+  // after it waits for the second most recent load; the last LDG's address is R7 (load 2, the
+  // most recent load: the STG is not one). A shared load counts as a load too.
+  const std::string text = one_warp(
+      "0010 00000001 1 R2 LDG.E 1 R4 4 0 0x00007f0010000000 0\n"
+      "0020 00000001 1 R6 LDG.E.64 1 R8 8 0 0x00007f0010000100 0\n"
+      "0028 00000001 1 R10 FADD 2 R2 R12 0 0\n"
+      "0030 00000001 0 STG.E 2 R14 R10 4 0 0x00007f0010000200 0\n"
+      "0040 00000001 1 R2 LDG.E 1 R7 4 0 0x00007f0010000300 0\n"
+      "0050 00000001 1 R20 LDS 1 R21 4 0 0x0000000000000040 0\n"
+      "0060 00000001 0 STS 2 R22 R20 4 0 0x0000000000000080 0\n",
+      7);
+  const std::vector<WarpInstr> r = parse(text);
+  ASSERT_EQ(r.size(), 6u);
+  const std::uint32_t want[] = {0, 0, 2, 1, 0, 1};
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(r[i].waits_for_load, want[i]);
+  }
+  EXPECT_EQ(r[2].instrs_before, 1u);
+  EXPECT_EQ(r[4].op, Op::LDS);
+}
+
 TEST(AccelSimReaderTest, GenericAccessesWithoutBaseAddressesAreShared) {
   std::string text = one_warp("0010 00000001 1 R1 LD.E 1 R2 4 0 0x00007f0050000000 0\n", 1);
   text.replace(text.find("-shmem base_addr"), std::string("-shmem base_addr").size(), "-ignored");

@@ -17,9 +17,9 @@ constexpr const char* kMixedText =
     "#wtrace 1\n"
     "#kernel id=1 name=copy grid=1,1,1 block=64,1,1 shmem=0 flops=0 extra=yes\n"
     "0 LDG 4 - 0 0 ffffffff @0x7f0000000000:4\n"
-    "1 STG 4 3 0 0 ffffffff @0x7f0000100000:4 +5\n"
+    "1 STG 4 3 0 0 ffffffff @0x7f0000100000:4 +5 ^3\n"
     "0 LDG 4 - 0 1 0000ffff @0x7f0000000080:-4\n"
-    "2 LDS 8 - 0 1 0000000f 0x0,0x8,0x10,0x18\n"
+    "2 LDS 8 - 0 1 0000000f 0x0,0x8,0x10,0x18 ^4294967295\n"
     "#kernel id=7 arch=sm_90 regs=40\n"
     "#kernel id=3\n"
     "300 RED 16 131 4000000000 9 80000001 0xffffffffffffff00,0x0\n"
@@ -40,12 +40,17 @@ TEST(BinaryTraceTest, RoundTripsTextToBinaryToText) {
             std::string(reinterpret_cast<const char*>(kGmtMagic), 8));
   Trace b = read_trace(gmt.str());
   EXPECT_EQ(a, b);
-  // The +N field (instructions before the record that are not records) survives both formats.
+  // The +N and ^K fields (instructions before the record that are not records, the load it
+  // waits for) survive both formats.
   ASSERT_EQ(b.records.size(), 3u);  // per kernel
   ASSERT_EQ(b.records[0].size(), 4u);
   ASSERT_EQ(b.records[2].size(), 2u);
   EXPECT_EQ(b.records[0][0].instrs_before, 0u);
   EXPECT_EQ(b.records[0][1].instrs_before, 5u);
+  EXPECT_EQ(b.records[0][1].waits_for_load, 3u);
+  EXPECT_EQ(b.records[0][2].waits_for_load, 0u);
+  EXPECT_EQ(b.records[0][3].instrs_before, 0u);
+  EXPECT_EQ(b.records[0][3].waits_for_load, 4294967295u);
   EXPECT_EQ(b.records[2][1].instrs_before, 4294967295u);
   write_trace(text.str(), b);
   EXPECT_EQ(read_bytes(text.str()), kMixedText);
