@@ -49,14 +49,25 @@ std::string_view order_name(ReplayOrder order) {
   return "file";
 }
 
+namespace {
+
+/// The import options of a replay: load dependencies only where the timed order uses them.
+trace::ImportOptions replay_import(const RunOptions& opts) {
+  trace::ImportOptions import = opts.import;
+  import.load_dependencies = opts.order == ReplayOrder::Timed && opts.mode != SimMode::Cold;
+  return import;
+}
+
+}  // namespace
+
 std::unique_ptr<trace::TraceReader> open_run_trace(const std::string& path,
                                                    const RunOptions& opts) {
-  return trace::open_trace_reader(path, opts.trace_format, opts.import);
+  return trace::open_trace_reader(path, opts.trace_format, replay_import(opts));
 }
 
 std::unique_ptr<trace::TraceReader> open_run_chain(const std::vector<std::string>& traces,
                                                    const RunOptions& opts) {
-  return trace::open_trace_chain(traces, opts.trace_format, opts.import);
+  return trace::open_trace_chain(traces, opts.trace_format, replay_import(opts));
 }
 
 }  // namespace gms

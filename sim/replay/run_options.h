@@ -97,7 +97,8 @@ struct RunOptions {
   trace::ImportOptions import;
 };
 
-/// traces[i] opened as `opts` asks (trace_format, import).
+/// traces[i] opened as `opts` asks (trace_format, import; an Accel-Sim trace's load
+/// dependencies only for a cached timed replay, the one that uses them).
 std::unique_ptr<trace::TraceReader> open_run_trace(const std::string& path, const RunOptions& opts);
 /// Several traces as one stream of kernels, as `opts` asks.
 std::unique_ptr<trace::TraceReader> open_run_chain(const std::vector<std::string>& traces,

@@ -1097,8 +1097,9 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   tok = t.next();
   if (!parse_dec_token(tok, width)) field_error("mem_width (a decimal byte count)", tok);
   // An executed line's registers go through its warp's scoreboard (register_dependencies.h).
+  const bool depends = options_.load_dependencies && mask != 0;
   auto depend = [&] {
-    if (mask != 0) dependencies().instruction({dest_regs, dests}, {src_regs, srcs});
+    if (depends) dependencies().instruction({dest_regs, dests}, {src_regs, srcs});
   };
   if (width == 0) {
     if (counting_) ++counts_.non_memory;
@@ -1128,7 +1129,7 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     if (arena_.size() == records_before) {  // no bulk record
       depend();
       ++instrs_since_record();
-    } else {  // the first bulk record carries the line's dependency
+    } else if (depends) {  // the first bulk record carries the line's dependency
       const std::uint32_t k = dependencies().record({dest_regs, dests}, {src_regs, srcs}, false, 0);
       arena_[records_before + 1] |= std::uint64_t{std::min(k, kMaxWaitsForLoad)}
                                     << kWaitsForLoadShift;
@@ -1226,7 +1227,9 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   if (acc.async_copy && counting_) ++counts_.ldgsts;
   score(!is_store(op) && !is_shared(op) ? width : 0);
   const std::uint32_t waits_for_load =
-      dependencies().record({dest_regs, dests}, {src_regs, srcs}, waits_for_data(op), width);
+      options_.load_dependencies
+          ? dependencies().record({dest_regs, dests}, {src_regs, srcs}, waits_for_data(op), width)
+          : 0;
   // Stored compactly; emitted as WarpInstr once the block is complete.
   std::uint64_t lane0 = 0;
   const bool strided = mode == 1 && detail::strided_compact(addr, lanes, stride, lane0);

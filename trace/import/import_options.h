@@ -18,6 +18,11 @@ struct ImportOptions {
   /// replay reads and reports on anyway (the thread choice's sample, sim/replay/thread_choice.h).
   /// The warnings stay in the reader's own list; errors are thrown as ever.
   bool quiet = false;
+  /// Run each warp's register scoreboard over every line of an Accel-Sim trace for its records'
+  /// load dependencies (WarpInstr::waits_for_load, register_dependencies.h). A replay that does
+  /// not use them (any order but timed) turns it off: they were about 7% of a cold import's
+  /// instructions (callgrind, bench/gen_raw_accelsim.py's trace).
+  bool load_dependencies = true;
 };
 
 }  // namespace gms::trace

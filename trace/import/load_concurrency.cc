@@ -10,24 +10,6 @@ void LoadConcurrency::reset() {
   warps_.clear();
 }
 
-int LoadConcurrency::register_index(std::string_view token) {
-  int base = 0;
-  std::uint32_t limit = 255;  // R255 is RZ on the architectures whose traces name it
-  if (token.starts_with("UR")) {
-    token.remove_prefix(2);
-    base = 256;
-    limit = 63;  // URZ is UR63
-  } else if (token.starts_with("R")) {
-    token.remove_prefix(1);
-  } else {
-    return -1;
-  }
-  std::uint32_t n = 0;
-  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), n);
-  if (ec != std::errc{} || end != token.data() + token.size() || n >= limit) return -1;
-  return base + static_cast<int>(n);
-}
-
 void LoadConcurrency::wait_for(Warp& w, int r) {
   const std::uint32_t tag = w.pending[static_cast<std::size_t>(r)];
   if (tag == 0) return;

@@ -58,4 +58,28 @@ class LoadConcurrency {
   std::vector<Warp> warps_;  ///< by warp id, grown on use
 };
 
+inline int LoadConcurrency::register_index(std::string_view token) {
+  int base = 0;
+  std::uint32_t limit = 255;  // R255 is RZ on the architectures whose traces name it
+  if (token.starts_with("UR")) {
+    token.remove_prefix(2);
+    base = 256;
+    limit = 63;  // URZ is UR63
+  } else if (token.starts_with("R")) {
+    token.remove_prefix(1);
+  } else {
+    return -1;
+  }
+  // Decimal digits by hand (every operand of every line of an import comes here): the same
+  // verdicts as std::from_chars, leading zeros included, and out of range as soon as it is.
+  if (token.empty()) return -1;
+  std::uint32_t n = 0;
+  for (const char c : token) {
+    if (c < '0' || c > '9') return -1;
+    n = n * 10 + static_cast<std::uint32_t>(c - '0');
+    if (n >= limit) return -1;
+  }
+  return base + static_cast<int>(n);
+}
+
 }  // namespace gms::trace
