@@ -142,19 +142,15 @@ TEST(TextReaderErrorTest, TrailingGarbage) {
                       "unexpected text 'extra' after the addresses");
 }
 
-TEST(TextReaderErrorTest, BadLoadDependency) {
-  for (const char* dep : {"^", "^0", "^x", "^-1", "^4294967296"})
-    expect_record_error(fmt::format("0 LDG 4 - 0 0 00000001 0x10 {}\n", dep), 3,
-                        fmt::format("bad load dependency '{}' (expected ^K", dep));
-  // +N comes before ^K.
+TEST(TextReaderErrorTest, BadFieldsAfterTheAddresses) {
+  // +N (instructions before the record), then ^K (the load it waits for).
+  for (const char* bad :
+       {"+", "+x", "+-1", "+4294967296", "+1.5", "^", "^0", "^x", "^-1", "^4294967296"})
+    expect_record_error(fmt::format("0 LDG 4 - 0 0 00000001 0x10 {}\n", bad), 3,
+                        bad[0] == '+' ? fmt::format("bad instruction count '{}' (expected +N", bad)
+                                      : fmt::format("bad load dependency '{}' (expected ^K", bad));
   expect_record_error("0 LDG 4 - 0 0 00000001 0x10 ^1 +2\n", 3,
                       "unexpected text '+2' after the addresses");
-}
-
-TEST(TextReaderErrorTest, BadInstructionCountBeforeARecord) {
-  for (const char* count : {"+", "+x", "+-1", "+4294967296", "+1.5"})
-    expect_record_error(fmt::format("0 LDG 4 - 0 0 00000001 0x10 {}\n", count), 3,
-                        fmt::format("bad instruction count '{}' (expected +N", count));
 }
 
 }  // namespace
