@@ -69,6 +69,8 @@ std::size_t merge_vector_runs(std::span<WarpInstr> batch, const std::vector<std:
     const std::size_t absorbed = width / a.size - 1;
     // An absorbed access's instruction goes; the instructions its warp issued before it stay
     // (the timed order's issue cycles, WarpInstr::instrs_before), carried by the merged one.
+    // A later record's waits_for_load still counts the absorbed loads, so in a timed what-if it
+    // may wait for a load older than the one it uses (never a newer one).
     for (std::size_t r = 0; r < absorbed; ++r) {
       a.instrs_before += batch[run[r]].instrs_before;
       batch[run[r]].mask = 0;
