@@ -38,14 +38,17 @@ void LoadConcurrency::instruction(std::uint32_t warp, std::span<const std::strin
   const auto tag = static_cast<std::uint32_t>(w.done.size());
   ++w.in_flight;
   w.most = std::max(w.most, w.in_flight);
-  // The registers the load fills: every listed destination; a single one and the words after
-  // it (a 64-bit LDG lists R2 and fills R2 and R3).
+  mark_filled(dests, load_bytes, w.pending, tag);
+}
+
+void LoadConcurrency::mark_filled(std::span<const std::string_view> dests, std::uint32_t load_bytes,
+                                  std::vector<std::uint32_t>& pending, std::uint32_t tag) {
   const int words = dests.size() == 1 ? static_cast<int>((load_bytes + 3) / 4) : 1;
   for (const std::string_view d : dests) {
     const int r = register_index(d);
     if (r < 0) continue;
     const int end = std::min(r + words, r < 256 ? 255 : 256 + 63);  // not into RZ or URZ
-    for (int k = r; k < end; ++k) w.pending[static_cast<std::size_t>(k)] = tag;
+    for (int k = r; k < end; ++k) pending[static_cast<std::size_t>(k)] = tag;
   }
 }
 

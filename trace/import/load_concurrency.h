@@ -44,8 +44,16 @@ class LoadConcurrency {
   /// one that carries no dependency.
   static int register_index(std::string_view token);
 
- private:
+  /// How many register indices there are (R0-R254, then UR0-UR62 from 256).
   static constexpr std::size_t kRegisters = 256 + 64;
+
+  /// Sets `pending[r] = tag` for each register a load of `load_bytes` per thread into `dests`
+  /// fills: every listed destination; a single one and the words after it (a 64-bit LDG lists
+  /// R2 and fills R2 and R3), never into RZ or URZ.
+  static void mark_filled(std::span<const std::string_view> dests, std::uint32_t load_bytes,
+                          std::vector<std::uint32_t>& pending, std::uint32_t tag);
+
+ private:
   struct Warp {
     std::vector<std::uint32_t> pending;  ///< per register: 1 + the load it waits for, 0: none
     std::vector<bool> done;              ///< per load of this warp: its value was waited for

@@ -6,14 +6,8 @@
 
 namespace gms::trace {
 
-namespace {
-
-constexpr std::size_t kRegisters = 256 + 64;  // R0-R254, then UR0-UR62
-
-}  // namespace
-
 void RegisterDependencies::start_warp() {
-  pending_.assign(kRegisters, 0);
+  pending_.assign(LoadConcurrency::kRegisters, 0);
   loads_ = newest_ = 0;
 }
 
@@ -39,14 +33,7 @@ std::uint32_t RegisterDependencies::record(std::span<const std::string_view> des
   const std::uint32_t k = newest_ == 0 ? 0 : loads_ - (newest_ - 1);
   newest_ = 0;
   if (!load) return k;
-  const std::uint32_t tag = ++loads_;
-  const int words = dests.size() == 1 ? static_cast<int>((load_bytes + 3) / 4) : 1;
-  for (const std::string_view d : dests) {
-    const int r = LoadConcurrency::register_index(d);
-    if (r < 0) continue;
-    const int end = std::min(r + words, r < 256 ? 255 : 256 + 63);  // not into RZ or URZ
-    for (int i = r; i < end; ++i) pending_[static_cast<std::size_t>(i)] = tag;
-  }
+  LoadConcurrency::mark_filled(dests, load_bytes, pending_, ++loads_);
   return k;
 }
 

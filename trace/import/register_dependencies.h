@@ -8,9 +8,8 @@
 /// between the warp's previous record and it, waited for, as K: the K-th most recent of the
 /// warp's loads before the record (1: the last one; 0: none). The loads are the records the
 /// scheduler keeps in flight (global, local and shared loads and atomics: waits_for_data), so K
-/// counts what the scheduler counts. A load of W bytes per thread with one destination listed
-/// fills ceil(W / 4) consecutive registers from it; RZ, URZ, predicates and special registers
-/// carry no dependency (LoadConcurrency::register_index).
+/// counts what the scheduler counts. The registers a load fills and those that carry no
+/// dependency are LoadConcurrency's (mark_filled, register_index).
 ///
 /// Where the instruction that waits sits among those before the record does not count: the
 /// record waits for the data, and its earlier instructions' issue cycles, whichever is later.
