@@ -670,8 +670,7 @@ bool AccelSimReader::load_block() {
   active_.clear();
   rr_ = 0;
   warp_seen_.assign(warps_per_block_, 0);
-  instrs_since_record_ = 0;
-  dependencies_.start_warp();
+  progress_.start();
   if (raw_) return load_raw_block();
   if (have_pending_) {
     have_pending_ = false;
@@ -748,8 +747,7 @@ bool AccelSimReader::load_block() {
       counted = true;
       expected = seen = 0;
       cur_warp_ = warp;
-      instrs_since_record_ = 0;
-      dependencies_.start_warp();
+      progress_.start();
       continue;
     }
     if (starts_with_word(line, "insts")) {
@@ -870,8 +868,7 @@ void AccelSimReader::raw_prepare(std::string_view first) {
   bool overflow = false;
   arena_.clear();
   slots_.assign(1, WarpSlot{});
-  raw_instrs_since_record_.clear();
-  raw_dependencies_.clear();
+  raw_progress_.clear();
   std::string_view raw = first, line;
   for (bool have = true; have; have = lines_->next(raw)) {
     line = trim(raw);
@@ -938,8 +935,7 @@ bool AccelSimReader::raw_load_window() {
   counting_ = false;  // the first pass counted every line
   arena_.clear();
   slots_.assign(1, WarpSlot{});
-  raw_instrs_since_record_.clear();
-  raw_dependencies_.clear();
+  raw_progress_.clear();
   const Dim3& g = kernel_.grid;
   std::string_view raw;
   while (lines_->next(raw)) {
@@ -1097,15 +1093,16 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   tok = t.next();
   if (!parse_dec_token(tok, width)) field_error("mem_width (a decimal byte count)", tok);
   // An executed line's registers go through its warp's scoreboard (register_dependencies.h).
+  WarpProgress& warp = progress();
   const bool depends = options_.load_dependencies && mask != 0;
   auto depend = [&] {
-    if (depends) dependencies().instruction({dest_regs, dests}, {src_regs, srcs});
+    if (depends) warp.dependencies.instruction({dest_regs, dests}, {src_regs, srcs});
   };
   if (width == 0) {
     if (counting_) ++counts_.non_memory;
     score(0);
     depend();
-    ++instrs_since_record();
+    ++warp.instrs_since_record;
     return;
   }
   const detail::SassAccess acc = detail::classify_sass(opcode);
@@ -1121,16 +1118,17 @@ void AccelSimReader::parse_instruction(std::string_view line) {
       if (got == detail::TmaOperandReader::Result::Read) {
         trailing_fields(t, 3, 0);
         if (counting_ && mask != 0) detail::count_bulk_traffic(counts_, dir, tma);
-        if (mask != 0) push_bulk_records(pc, dir, tma);
+        if (mask != 0) push_bulk_records(pc, dir, tma, warp);
       }
     }
     if (counting_) detail::count_skipped(counts_, opcode, acc.kind);
     score(0);
     if (arena_.size() == records_before) {  // no bulk record
       depend();
-      ++instrs_since_record();
+      ++warp.instrs_since_record;
     } else if (depends) {  // the first bulk record carries the line's dependency
-      const std::uint32_t k = dependencies().record({dest_regs, dests}, {src_regs, srcs}, false, 0);
+      const std::uint32_t k =
+          warp.dependencies.record({dest_regs, dests}, {src_regs, srcs}, false, 0);
       arena_[records_before + 1] |= std::uint64_t{std::min(k, kMaxWaitsForLoad)}
                                     << kWaitsForLoadShift;
     }
@@ -1140,12 +1138,12 @@ void AccelSimReader::parse_instruction(std::string_view line) {
     if (counting_) detail::count_skipped(counts_, opcode, acc.kind);
     score(0);
     depend();
-    ++instrs_since_record();
+    ++warp.instrs_since_record;
     return;
   }
   if (mask == 0) {  // predicated off in every lane: issued, but no access
     if (counting_) ++counts_.inactive;
-    ++instrs_since_record();
+    ++warp.instrs_since_record;
     return;
   }
   const LaneMask lanes = static_cast<LaneMask>(mask);
@@ -1227,9 +1225,9 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   if (acc.async_copy && counting_) ++counts_.ldgsts;
   score(!is_store(op) && !is_shared(op) ? width : 0);
   const std::uint32_t waits_for_load =
-      options_.load_dependencies
-          ? dependencies().record({dest_regs, dests}, {src_regs, srcs}, waits_for_data(op), width)
-          : 0;
+      options_.load_dependencies ? warp.dependencies.record({dest_regs, dests}, {src_regs, srcs},
+                                                            waits_for_data(op), width)
+                                 : 0;
   // Stored compactly; emitted as WarpInstr once the block is complete.
   std::uint64_t lane0 = 0;
   const bool strided = mode == 1 && detail::strided_compact(addr, lanes, stride, lane0);
@@ -1238,7 +1236,7 @@ void AccelSimReader::parse_instruction(std::string_view line) {
       static_cast<std::uint64_t>(op) | (std::uint64_t{acc.size} << 8) |
       (std::uint64_t{strided} << 16) |
       (std::uint64_t{std::min(waits_for_load, kMaxWaitsForLoad)} << kWaitsForLoadShift) |
-      (std::uint64_t{take_instrs_before()} << kInstrsBeforeShift));
+      (std::uint64_t{warp.take_instrs_before()} << kInstrsBeforeShift));
   arena_.push_back(static_cast<std::uint64_t>(strided ? stride : 0));
   if (strided) {
     arena_.push_back(lane0);  // one word instead of one per active lane
@@ -1248,25 +1246,13 @@ void AccelSimReader::parse_instruction(std::string_view line) {
   ++slots_.back().left;
 }
 
-std::uint32_t& AccelSimReader::instrs_since_record() {
-  if (!raw_) return instrs_since_record_;
-  return raw_instrs_since_record_[std::uint64_t{cta_} << 32 | cur_warp_];
-}
-
-RegisterDependencies& AccelSimReader::dependencies() {
-  if (!raw_) return dependencies_;
-  return raw_dependencies_[std::uint64_t{cta_} << 32 | cur_warp_];
-}
-
-std::uint32_t AccelSimReader::take_instrs_before() {
-  std::uint32_t& n = instrs_since_record();
-  const std::uint32_t before = n;
-  n = 0;
-  return before;
+AccelSimReader::WarpProgress& AccelSimReader::progress() {
+  if (!raw_) return progress_;
+  return raw_progress_[std::uint64_t{cta_} << 32 | cur_warp_];
 }
 
 void AccelSimReader::push_bulk_records(std::uint64_t pc, detail::BulkDirection dir,
-                                       const detail::TmaOperands& tma) {
+                                       const detail::TmaOperands& tma, WarpProgress& warp) {
   Op op = Op::TMALD;
   switch (dir) {
     case detail::BulkDirection::Load:
@@ -1299,7 +1285,7 @@ void AccelSimReader::push_bulk_records(std::uint64_t pc, detail::BulkDirection d
       arena_.push_back(pc | (lanes << 32));
       arena_.push_back(static_cast<std::uint64_t>(record_op) |
                        (std::uint64_t{kBulkLaneBytes} << 8) |
-                       (std::uint64_t{take_instrs_before()} << kInstrsBeforeShift));
+                       (std::uint64_t{warp.take_instrs_before()} << kInstrsBeforeShift));
       arena_.push_back(0);
       for (std::size_t k = first; k < first + n; ++k) arena_.push_back(units[k] << 4);
       ++slots_.back().left;

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "trace/import/import_counts.h"
@@ -168,10 +169,11 @@ class AccelSimReader final : public TraceReader {
   void read_format_line();  // the trailing columns the `#traces format` line names
   bool block_key_line(std::string_view line);  // a block-level `key = value` line, skipped
   void trailing_fields(detail::Tokens& t, std::uint32_t mode, int lanes);  // after addresses
+  struct WarpProgress;  // below
   /// An executed TMA line's bulk records (sim/core/types.h: TMALD ... TMAMC), one lane per
   /// 16-byte unit of tma_.units(), at most 32 a record, into the current warp's slot.
   void push_bulk_records(std::uint64_t pc, detail::BulkDirection dir,
-                         const detail::TmaOperands& tma);
+                         const detail::TmaOperands& tma, WarpProgress& warp);
   void finish_file();  // the per-file warnings (trailing fields), once per file
 
   std::unique_ptr<InputStream> list_in_;  // kernelslist.g, when reading one
@@ -219,18 +221,22 @@ class AccelSimReader final : public TraceReader {
   std::vector<std::uint32_t> active_;  // indices into slots_ still emitting, ascending warp
   std::size_t rr_ = 0;                 // next position in active_
   std::vector<std::uint8_t> warp_seen_;
-  // A warp's instruction lines since its last record that made no record
-  // (WarpInstr::instrs_before): the current warp's in a post-processed block; by block and warp
-  // in a raw file, whose lines interleave the warps (a lookup a line, on that layout only).
-  std::uint32_t instrs_since_record_ = 0;
-  std::unordered_map<std::uint64_t, std::uint32_t> raw_instrs_since_record_;
-  std::uint32_t& instrs_since_record();  // the current line's warp's
-  std::uint32_t take_instrs_before();    // ... handed to its record, and restarted
-  // Each record's load dependency (WarpInstr::waits_for_load), from the register operands of
-  // every executed line: the current warp's scoreboard, or by block and warp in a raw file.
-  RegisterDependencies dependencies_;
-  std::unordered_map<std::uint64_t, RegisterDependencies> raw_dependencies_;
-  RegisterDependencies& dependencies();  // the current line's warp's
+  // What a warp's lines since its last record give that record: their count where they made
+  // no record (WarpInstr::instrs_before), and the scoreboard of its load dependencies
+  // (WarpInstr::waits_for_load). The current warp's in a post-processed block; by block and
+  // warp in a raw file, whose lines interleave the warps (a lookup a line, on that layout only).
+  struct WarpProgress {
+    std::uint32_t instrs_since_record = 0;
+    RegisterDependencies dependencies;
+    void start() {
+      instrs_since_record = 0;
+      dependencies.start_warp();
+    }
+    std::uint32_t take_instrs_before() { return std::exchange(instrs_since_record, 0); }
+  };
+  WarpProgress progress_;
+  std::unordered_map<std::uint64_t, WarpProgress> raw_progress_;
+  WarpProgress& progress();  // the current line's warp's
 
   ImportOptions options_;
   struct RawEntry {
