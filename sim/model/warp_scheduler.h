@@ -11,7 +11,7 @@
 /// - Issue: the warp whose next record can issue earliest goes next (ties: the lower SM, then
 ///   the lower warp number, CTA order then warp order). A warp issues one instruction a cycle at
 ///   most: a record, or one of the instructions before it that are not records, where the trace
-///   carries them (WarpInstr::instrs_before; they wait for nothing).
+///   carries them (WarpInstr::instrs_before; they wait for no load but waits_for_load's).
 /// - Loads in flight: a warp keeps at most N loads (global, local, shared, atomics) in flight
 ///   (the kernel's loads_in_flight, else gpu.loads_in_flight_per_warp); a further load waits
 ///   for the oldest. A store waits for every load of its warp in flight (the data it writes
