@@ -28,7 +28,8 @@ rebuilt with `gpumemsim gen` and replayed with `gpumemsim run --mode cached --fo
   benchmark launches, blockCount = SM count), each rereading the set `--passes` times (at least
   4 and L1BW_BYTES_PER_SM bytes, so that the first, cold pass weighs little, as in the
   benchmark's 1e8 / N rereads); a warm-up kernel puts the set in the L2 first; the kernel line
-  says the benchmark's loads in flight per warp (l1bw_loads_in_flight). Simulated GB/s = set
+  says the benchmark's loads in flight per warp (l1bw_loads_in_flight: from its PTX, as
+  tests/fidelity/gpu_cache_loads_in_flight.txt records them). Simulated GB/s = set
   bytes x SMs x passes / (estimate_ns - launch overhead). Data
   sets up to L1BW_MAX_KB (every L2 here holds them: the benchmark's larger sets, read by every SM
   at once, hit the L2 in an order a trace written CTA by CTA does not keep), whose sweep is an
@@ -518,12 +519,22 @@ def l2bw_curve(sim, name, preset, sets, head, rows, quick):
     return out
 
 
+L1BW_LOADS = ROOT / "tests" / "fidelity" / "gpu_cache_loads_in_flight.txt"
+
+
 def l1bw_loads_in_flight(n):
-    """Independent loads a warp of gpu-cache's sumKernel has in flight, n loads per sweep: as of
-    a7dc559 (the result files' commit) its sweep is `#pragma unroll N/BLOCKSIZE >= 64 ? 32 :
-    N/BLOCKSIZE`, the outer loop not unrolled; the loads of one unrolled body do not depend on
-    each other (only the sum does), so a warp issues them all before its first add waits."""
-    return n if n < 64 else 32
+    """Loads a warp of gpu-cache's sumKernel keeps in flight with n loads per thread a sweep
+    (N = 256 n doubles): read from the kernel's PTX at the result files' commit
+    (tests/fidelity/gpu_cache_loads_in_flight.txt, written by
+    tools/calibration/gpu_cache_loads.py), not from the unroll its source asks for."""
+    table = {}
+    for line in L1BW_LOADS.read_text().splitlines():
+        if line and not line.startswith("#"):
+            doubles, in_flight = line.split()
+            table[int(doubles)] = int(in_flight)
+    if n * L1BW_BLOCK not in table:
+        fail(f"{L1BW_LOADS}: no figure for sumKernel<{n * L1BW_BLOCK}, ...>")
+    return table[n * L1BW_BLOCK]
 
 
 def l1bw_curve(sim, name, preset, sets, head, rows, quick):
