@@ -6,11 +6,6 @@
 
 namespace gms::trace {
 
-void RegisterDependencies::start_warp() {
-  pending_.assign(LoadConcurrency::kRegisters, 0);
-  loads_ = newest_ = 0;
-}
-
 void RegisterDependencies::wait_for(std::string_view reg) {
   const int r = LoadConcurrency::register_index(reg);
   if (r < 0) return;
@@ -21,7 +16,7 @@ void RegisterDependencies::wait_for(std::string_view reg) {
 
 void RegisterDependencies::instruction(std::span<const std::string_view> dests,
                                        std::span<const std::string_view> srcs) {
-  if (pending_.empty()) start_warp();
+  if (pending_.empty()) pending_.assign(LoadConcurrency::kRegisters, 0);
   for (const std::string_view s : srcs) wait_for(s);
   for (const std::string_view d : dests) wait_for(d);  // write after write
 }

@@ -23,8 +23,12 @@ namespace gms::trace {
 
 class RegisterDependencies {
  public:
-  /// A new warp: no load, no register pending.
-  void start_warp();
+  /// A new warp: no load, no register pending. The scoreboard itself is made by the warp's
+  /// first instruction, so a warp whose dependencies are never asked for costs nothing.
+  void start_warp() {
+    pending_.clear();
+    loads_ = newest_ = 0;
+  }
 
   /// An executed instruction of the warp that makes no record: it reads `srcs`, writes `dests`.
   void instruction(std::span<const std::string_view> dests, std::span<const std::string_view> srcs);
