@@ -80,6 +80,7 @@ Cells a kind does not use are empty. The file is written whole at the end of the
 """
 import argparse
 import csv
+import functools
 import json
 import math
 import os
@@ -522,16 +523,23 @@ def l2bw_curve(sim, name, preset, sets, head, rows, quick):
 L1BW_LOADS = ROOT / "tests" / "fidelity" / "gpu_cache_loads_in_flight.txt"
 
 
-def l1bw_loads_in_flight(n):
-    """Loads a warp of gpu-cache's sumKernel keeps in flight with n loads per thread a sweep
-    (N = 256 n doubles): read from the kernel's PTX at the result files' commit
-    (tests/fidelity/gpu_cache_loads_in_flight.txt, written by
-    tools/calibration/gpu_cache_loads.py), not from the unroll its source asks for."""
+@functools.cache
+def l1bw_loads_table():
+    """tests/fidelity/gpu_cache_loads_in_flight.txt: doubles in the data set -> loads in flight."""
     table = {}
     for line in L1BW_LOADS.read_text().splitlines():
         if line and not line.startswith("#"):
             doubles, in_flight = line.split()
             table[int(doubles)] = int(in_flight)
+    return table
+
+
+def l1bw_loads_in_flight(n):
+    """Loads a warp of gpu-cache's sumKernel keeps in flight with n loads per thread a sweep
+    (N = 256 n doubles): read from the kernel's PTX at the result files' commit
+    (tests/fidelity/gpu_cache_loads_in_flight.txt, written by
+    tools/calibration/gpu_cache_loads.py), not from the unroll its source asks for."""
+    table = l1bw_loads_table()
     if n * L1BW_BLOCK not in table:
         fail(f"{L1BW_LOADS}: no figure for sumKernel<{n * L1BW_BLOCK}, ...>")
     return table[n * L1BW_BLOCK]
