@@ -40,8 +40,8 @@ def fail(msg):
     sys.exit(1)
 
 
-def run(cmd, **kw):
-    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"{' '.join(map(str, cmd))}: {r.stderr.strip()}")
     return r.stdout
@@ -50,8 +50,8 @@ def run(cmd, **kw):
 def figures(tree, nvcc, arch):
     """{N: loads in flight} of every sumKernel instantiation, compiled for `arch`."""
     ptx = tree / f"gpu-cache-{arch}.ptx"
-    run([nvcc, "-std=c++17", f"-arch={arch}", "-ptx", "main.cu", "-o", str(ptx)],
-        cwd=tree / "gpu-cache")
+    ptx_loads.compile_ptx(nvcc, arch, tree / "gpu-cache" / "main.cu", ptx, std="c++17",
+                          include=tree)
     with open(ptx) as f:
         entries = ptx_loads.read_ptx(f, str(ptx))
     out = {}

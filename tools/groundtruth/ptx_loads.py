@@ -159,9 +159,11 @@ def read_ptx(lines, source):
     return out
 
 
-def compile_ptx(nvcc, arch, out):
-    cmd = [nvcc, "-std=c++20", f"-arch={arch}", "-ptx", "-I", ROOT,
-           os.path.join(ROOT, "tools/groundtruth/calibrate.cu"), "-o", out]
+def compile_ptx(nvcc, arch, source, out, std="c++20", include=ROOT):
+    """`source` compiled to PTX for `arch` at `out` (tools/calibration/gpu_cache_loads.py compiles
+    gpu-benches' code with it too); fails with nvcc's message."""
+    cmd = [nvcc, f"-std={std}", f"-arch={arch}", "-ptx", "-I", str(include), str(source), "-o",
+           str(out)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"{' '.join(cmd)}: {r.stderr.strip()}")
@@ -184,7 +186,8 @@ def main():
         path = args.ptx
         if args.compile:
             path = os.path.join(tmp, "calibrate.ptx")
-            compile_ptx(args.nvcc, args.arch, path)
+            compile_ptx(args.nvcc, args.arch, os.path.join(ROOT, "tools/groundtruth/calibrate.cu"),
+                        path)
         try:
             with open(path) as f:
                 entries = read_ptx(f, path)
