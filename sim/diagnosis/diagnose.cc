@@ -4,7 +4,7 @@
 #include <bit>
 
 #include "sim/replay/instr_table.h"
-#include "sim/replay/kernel_results.h"
+#include "sim/replay/kernel_frame.h"
 
 namespace gms {
 
@@ -21,8 +21,7 @@ std::vector<KernelPatterns> diagnose(trace::TraceReader& reader, const SimConfig
   std::vector<KernelPatterns> out;
   std::vector<WarpInstr> batch(256);
   KernelInfo kernel;
-  while (reader.next_kernel(kernel)) {
-    if (!replays_kernel(opts, kernel.id)) continue;
+  while (next_replayed_kernel(reader, opts, kernel)) {
     KernelPatterns k;
     k.kernel = kernel;
     InstrTable rows;

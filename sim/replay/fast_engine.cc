@@ -16,12 +16,10 @@
 #include "sim/core/error.h"
 #include "sim/host/state_arena.h"
 #include "sim/host/thread_team.h"
-#include "sim/model/placement.h"
 #include "sim/replay/fast/coalesce_ahead.h"
 #include "sim/replay/fast/l1_stage.h"
 #include "sim/replay/fast/memory_hierarchy.h"
-#include "sim/replay/instr_table.h"
-#include "sim/replay/kernel_results.h"
+#include "sim/replay/kernel_frame.h"
 #include "sim/replay/ordered_kernel.h"
 #include "sim/replay/record_replay.h"
 #include "sim/replay/trace_batches.h"
@@ -162,7 +160,8 @@ class FastReplayer {
         team_(workers_for(cfg, opts)),
         piped_(!kColdOnly && team_.size() == 2),
         sms_(cfg.gpu.sm_count),
-        drain_lines_(std::max<std::size_t>(opts.cached_batch_lines, 1)) {
+        drain_lines_(std::max<std::size_t>(opts.cached_batch_lines, 1)),
+        frame_(cfg, opts) {
     const unsigned n = team_.size();
     sm_owner_.resize(cfg.gpu.sm_count);
     for (std::uint32_t s = 0; s < cfg.gpu.sm_count; ++s) sm_owner_[s] = piped_ ? 0 : s % n;
@@ -259,8 +258,7 @@ class FastReplayer {
     // Records decoded on the reading thread arrive from the other core's cache.
     constexpr bool kFromOtherCore = std::is_same_v<Batches, trace::ReadAhead>;
     KernelInfo kernel;
-    while (source.next_kernel(kernel)) {
-      if (!replays_kernel(opts_, kernel.id)) continue;
+    while (next_replayed_kernel(source, opts_, kernel)) {
       begin_kernel(kernel);
       if constexpr (!kColdOnly)
         if (ordered_replay(opts_)) ordered_.begin(kernel);
@@ -416,11 +414,10 @@ class FastReplayer {
       key.op = local.op;
       key.size = local.size;
       bool created = false;
-      w.row_map[f.row] = rows_.row(key, created);
-      if (created) cold_->instructions.push_back(w.r.new_row(key));
+      w.row_map[f.row] = frame_.row(key, segment_bytes(), created);
     }
     for (auto& worker : workers_) {
-      std::vector<InstrStats> rows = cold_->instructions;  // no counts yet
+      std::vector<InstrStats> rows = frame_.cold->instructions;  // no counts yet
       const std::vector<InstrStats>& local = worker->r.cold->instructions;
       for (std::size_t row = 0; row < local.size(); ++row)
         rows[worker->row_map[row]].c += local[row].c;
@@ -436,8 +433,7 @@ class FastReplayer {
   template <class Batches>
   void replay_piped(Batches& source, std::vector<KernelStats>& out) {
     KernelInfo kernel;
-    while (source.next_kernel(kernel)) {
-      if (!replays_kernel(opts_, kernel.id)) continue;
+    while (next_replayed_kernel(source, opts_, kernel)) {
       begin_kernel(kernel);
       for (bool more = true; more;) {
         sync_rows();
@@ -584,7 +580,8 @@ class FastReplayer {
   void sync_rows() {
     for (std::size_t t = 1; t < workers_.size(); ++t) {
       RecordReplay<Stage>& r = workers_[t]->r;
-      for (auto [mine, all] : {std::pair{&r.cold, &cold_}, std::pair{&r.cached, &cached_}}) {
+      for (auto [mine, all] :
+           {std::pair{&r.cold, &frame_.cold}, std::pair{&r.cached, &frame_.cached}}) {
         if (!*all) continue;
         auto& rows = (*mine)->instructions;
         const auto& template_rows = (*all)->instructions;
@@ -595,30 +592,18 @@ class FastReplayer {
   }
 
   void begin_kernel(const KernelInfo& kernel) {
-    start_kernel(kernel, cfg_, opts_, cold_, cached_, traffic_);
+    frame_.begin(kernel);
     window_lines_ = drain_lines_;
     windows_ = 0;
-    rows_ = InstrTable();
-    std::uint64_t l1_bytes = 0;
-    if (cached_) {
-      const KernelPlacement placement = place_kernel(cached_->kernel, cfg_);
-      cached_->resident_ctas_per_sm = placement.resident_ctas_per_sm;
-      cached_->carveout_kb = placement.carveout_kb;
-      cached_->l1_bytes = l1_bytes = placement.l1_bytes;
-    }
     for (auto& worker : workers_) {
       RecordReplay<Stage>& r = worker->r;
-      r.cold = cold_ ? std::make_optional<KernelStats>() : std::nullopt;
-      r.cached = cached_ ? std::make_optional<KernelStats>() : std::nullopt;
-      r.traffic = TrafficProfile{};
-      r.traffic.sm_l1_sectors.assign(cfg_.gpu.sm_count, 0);
-      r.traffic.sm_l1_tag_lookups.assign(cfg_.gpu.sm_count, 0);
-      r.traffic.sm_l1_data_wavefronts.assign(cfg_.gpu.sm_count, 0);
-      r.traffic.sm_shared_wavefronts.assign(cfg_.gpu.sm_count, 0);
-      if (cold_) r.cold_model.begin_kernel();
+      r.cold = frame_.cold ? std::make_optional<KernelStats>() : std::nullopt;
+      r.cached = frame_.cached ? std::make_optional<KernelStats>() : std::nullopt;
+      r.traffic = zero_units(cfg_.gpu.sm_count);
+      if (frame_.cold) r.cold_model.begin_kernel();
       if constexpr (!kColdOnly)
-        if (cached_) {
-          worker->stage->begin_kernel(l1_bytes);
+        if (frame_.cached) {
+          worker->stage->begin_kernel(frame_.placement().l1_bytes);
           worker->charges.stats = &*r.cached;
           ++worker->charges.kernel_seq;
         }
@@ -628,15 +613,16 @@ class FastReplayer {
   /// Record w's row, added to the kernel's and every worker's statistics when new.
   [[gnu::always_inline]] std::uint32_t row_of(const WarpInstr& w) {
     bool created = false;
-    const std::uint32_t r = rows_.row(w, created);
+    const std::uint32_t r = frame_.row(w, segment_bytes(), created);
     if (created) [[unlikely]]
-      add_row(w);
+      add_worker_rows(w);
     return r;
   }
-  [[gnu::noinline]] void add_row(const WarpInstr& w) {
-    const InstrStats row = workers_[0]->r.new_row(w);
-    if (cold_) cold_->instructions.push_back(row);
-    if (cached_) cached_->instructions.push_back(row);
+  /// A row's transaction size: the coalescer's.
+  auto segment_bytes() const {
+    return [&c = workers_[0]->r.coalescer](Op op) { return c.segment_bytes(op); };
+  }
+  [[gnu::noinline]] void add_worker_rows(const WarpInstr& w) {
     if (piped_)
       workers_[0]->r.add_row(w);  // the others' come between phases (sync_rows)
     else
@@ -790,9 +776,9 @@ class FastReplayer {
   /// Worker t's end of the kernel: its last L2 accesses, its slices flushed (unless the L2
   /// persists), its cold model's deferred charges, its DRAM traffic.
   void end_share(Worker& w, unsigned t) {
-    if (cold_) w.r.cold_model.end_kernel(*w.r.cold, w.r.traffic);
+    if (frame_.cold) w.r.cold_model.end_kernel(*w.r.cold, w.r.traffic);
     if constexpr (!kColdOnly) {
-      if (!cached_) return;
+      if (!frame_.cached) return;
       drain_l2(w, t, parity_ ^ 1);  // the older queues first
       drain_l2(w, t, parity_);
       w.charges.flushing = true;
@@ -821,16 +807,13 @@ class FastReplayer {
   void sum_shares(std::vector<KernelStats>& out) {
     window_records_ = 0;
     for (auto& worker : workers_) {
-      if (cold_) add_share(*cold_, *worker->r.cold);
-      if (cached_) add_share(*cached_, *worker->r.cached);
-      add_units(traffic_, worker->r.traffic);
+      if (frame_.cold) add_share(*frame_.cold, *worker->r.cold);
+      if (frame_.cached) add_share(*frame_.cached, *worker->r.cached);
+      add_units(frame_.units, worker->r.traffic);
     }
     if constexpr (!kColdOnly)
-      if (cached_) {
-        cached_->traffic.l2_slice_sectors = l2_->take_slice_sectors();
-        cached_->traffic.l2_far_hit_sectors = l2_->take_far_hit_sectors();
-      }
-    finish_kernel(cold_, cached_, traffic_, cfg_, opts_, out);
+      if (frame_.cached) take_l2_traffic(*l2_, *frame_.cached);
+    frame_.finish(out);
   }
 
   /// An ordered replay's kernel, at its end: the records, by the only worker, in the warp
@@ -860,9 +843,9 @@ class FastReplayer {
       return record_use(record.op, before, after, far, w.charges.dram.bytes() - dram, pipe);
     };
     const bool timed = opts_.order == ReplayOrder::Timed;
-    cached_->schedule =
-        ordered_.replay(cfg_, cached_->kernel, cached_->resident_ctas_per_sm, timed, replay_one);
-    cached_->schedule.timed = timed;
+    frame_.cached->schedule = ordered_.replay(
+        cfg_, frame_.cached->kernel, frame_.placement().resident_ctas_per_sm, timed, replay_one);
+    frame_.cached->schedule.timed = timed;
   }
 
   L2Queue& queue(unsigned parity, unsigned from, unsigned to) {
@@ -894,11 +877,9 @@ class FastReplayer {
   std::size_t window_lines_ = 0;            ///< ... and this one (the pipeline's grow)
   std::size_t windows_ = 0;                 ///< the kernel's windows closed so far
   std::vector<std::unique_ptr<Worker>> workers_;
-  InstrTable rows_;
+  KernelFrame frame_;  ///< the current kernel: its statistics (the workers' sums), rows, placement
   OrderedKernel ordered_;  ///< an ordered replay's kernel (ordered_replay)
   std::vector<std::uint32_t> rows_of_, sm_of_, owner_of_;  ///< per record of the batch
-  std::optional<KernelStats> cold_, cached_;               ///< the kernel's statistics (the sums)
-  TrafficProfile traffic_;
 };
 
 template <class F>

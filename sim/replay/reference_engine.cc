@@ -2,20 +2,18 @@
 
 // The reference shares with the fast engine only the configuration, the records, the address
 // maps and placement (pure functions of the configuration), the statistics structures, and the
-// kernel start and finish (kernel_results.h, which runs the time model on the counters). Its
+// kernel's frame (kernel_frame.h: the kernels selected, their start, rows and finish, which runs
+// the time model on the counters). Its
 // model is its own, in sim/replay/reference/: no header of the fast engine's model
 // (sim/model/coalescer.h, l1_cache.h, l2_cache.h, memory_hierarchy.h, dram_model.h, charging.h,
 // sector_cache.h, replacement.h, cold_model.h, smem_arbiter.h) may be included here or there
 // (tests/layering/check_reference_independent.py holds it to that).
 
 #include <bit>
-#include <map>
 #include <memory>
 #include <optional>
-#include <tuple>
 
-#include "sim/model/placement.h"
-#include "sim/replay/kernel_results.h"
+#include "sim/replay/kernel_frame.h"
 #include "sim/replay/reference/plain_coalescer.h"
 #include "sim/replay/reference/plain_cold.h"
 #include "sim/replay/reference/plain_dram.h"
@@ -89,7 +87,7 @@ class CachedMemory : public ref::L2Memory {
 class ReferenceEngine {
  public:
   ReferenceEngine(const SimConfig& cfg, const RunOptions& opts)
-      : cfg_(cfg), opts_(opts), cold_model_(cfg), memory_(cfg.dram) {
+      : cfg_(cfg), opts_(opts), frame_(cfg, opts), cold_model_(cfg), memory_(cfg.dram) {
     if (opts.mode != SimMode::Cold) l2_ = std::make_unique<ref::PlainL2>(cfg.l2, cfg.gpu.sm_count);
   }
 
@@ -103,26 +101,20 @@ class ReferenceEngine {
 
  private:
   void begin_kernel(const KernelInfo& kernel) {
-    start_kernel(kernel, cfg_, opts_, cold_, cached_, units_);
-    rows_.clear();
-    if (cold_) cold_model_.begin_kernel();
-    if (!cached_) return;
+    frame_.begin(kernel);
+    if (frame_.cold) cold_model_.begin_kernel();
+    if (!frame_.cached) return;
     ++memory_.kernel_seq;
-    memory_.stats = &*cached_;
-    // Where the kernel's CTAs run decides what the shared-memory carve-out leaves the L1s. Every
-    // L1 starts the kernel empty; the L2 was emptied at the end of the previous kernel, unless
-    // it persists.
-    const KernelPlacement placement = place_kernel(cached_->kernel, cfg_);
-    cached_->resident_ctas_per_sm = placement.resident_ctas_per_sm;
-    cached_->carveout_kb = placement.carveout_kb;
-    cached_->l1_bytes = placement.l1_bytes;
+    memory_.stats = &*frame_.cached;
+    // Every L1 starts the kernel empty, as large as the placement leaves it; the L2 was emptied
+    // at the end of the previous kernel, unless it persists.
     l1_.clear();
     l1_.resize(cfg_.gpu.sm_count);
   }
 
   void end_kernel(std::vector<KernelStats>& out) {
-    if (ordered()) replay_ordered();
-    if (cached_) {
+    if (frame_.ordered()) replay_ordered();
+    if (frame_.cached) {
       // Dirty lines are written back, charged to the instructions that wrote them, and the L2
       // is emptied, unless its contents persist into the next kernel.
       if (!cfg_.l2.persist_across_kernels) {
@@ -130,26 +122,19 @@ class ReferenceEngine {
         l2_->flush(memory_);
         memory_.flushing = false;
       }
-      cached_->traffic.dram = memory_.dram.finish();
-      cached_->traffic.l2_slice_sectors = l2_->take_slice_sectors();
-      cached_->traffic.l2_far_hit_sectors = l2_->take_far_hit_sectors();
+      frame_.cached->traffic.dram = memory_.dram.finish();
+      take_l2_traffic(*l2_, *frame_.cached);
       memory_.stats = nullptr;
     }
-    if (cold_) cold_model_.end_kernel(cold_->traffic);
-    finish_kernel(cold_, cached_, units_, cfg_, opts_, out);
+    if (frame_.cold) cold_model_.end_kernel(frame_.cold->traffic);
+    frame_.finish(out);
   }
 
-  /// The row of `w`'s static instruction (inst id, operation, access size), created in each
-  /// mode's statistics at its first record.
+  /// The row of `w`'s static instruction, created in each mode's statistics at its first record.
   std::uint32_t row_of(const WarpInstr& w) {
-    const auto [it, created] = rows_.try_emplace(std::tuple{w.inst, w.op, w.size},
-                                                 static_cast<std::uint32_t>(rows_.size()));
-    if (created)
-      for (auto* k : {&cold_, &cached_})
-        if (*k)
-          (*k)->instructions.push_back(
-              {w.inst, w.op, w.size, ref::segment_bytes(cfg_.coalescer, w.op), {}});
-    return it->second;
+    bool created = false;
+    return frame_.row(
+        w, [&](Op op) { return ref::segment_bytes(cfg_.coalescer, op); }, created);
   }
 
   /// The SM of a record: the trace's SM id when it has one (modulo the SM count, so traces from
@@ -159,13 +144,10 @@ class ReferenceEngine {
     return (w.sm != kUnknownSm ? w.sm : w.cta) % cfg_.gpu.sm_count;
   }
 
-  /// Whether this kernel's cached replay takes its records in the order of the warps' progress.
-  bool ordered() const { return cached_ && opts_.order != ReplayOrder::File; }
-
   /// A record read from the trace: replayed now, or, in an ordered replay, kept for the
   /// kernel's end (its row created now, so that rows keep the file's order).
   void take_record(const WarpInstr& record) {
-    if (ordered()) {
+    if (frame_.ordered()) {
       row_of(record);
       kernel_records_.push_back(record);
       return;
@@ -177,20 +159,21 @@ class ReferenceEngine {
   /// use of the memory measured from what its replay counted.
   void replay_ordered() {
     auto replay = [&](WarpInstr& w, std::uint32_t sm) {
-      const AccessCounters before = cached_->instructions[row_of(w)].c;
+      const AccessCounters before = frame_.cached->instructions[row_of(w)].c;
       const std::uint64_t far = l2_->far_hit_sectors(), dram = memory_.dram.bytes();
-      const std::uint64_t data = units_.sm_l1_data_wavefronts[sm];
-      const std::uint64_t shared = units_.sm_shared_wavefronts[sm];
-      const std::uint64_t tags = units_.sm_l1_tag_lookups[sm];
+      const std::uint64_t data = frame_.units.sm_l1_data_wavefronts[sm];
+      const std::uint64_t shared = frame_.units.sm_shared_wavefronts[sm];
+      const std::uint64_t tags = frame_.units.sm_l1_tag_lookups[sm];
       replay_record(w, sm);
-      return ref::plain_use(
-          cfg_, w.op, before, cached_->instructions[row_of(w)].c, l2_->far_hit_sectors() - far,
-          memory_.dram.bytes() - dram, units_.sm_l1_data_wavefronts[sm] - data,
-          units_.sm_shared_wavefronts[sm] - shared, units_.sm_l1_tag_lookups[sm] - tags);
+      return ref::plain_use(cfg_, w.op, before, frame_.cached->instructions[row_of(w)].c,
+                            l2_->far_hit_sectors() - far, memory_.dram.bytes() - dram,
+                            frame_.units.sm_l1_data_wavefronts[sm] - data,
+                            frame_.units.sm_shared_wavefronts[sm] - shared,
+                            frame_.units.sm_l1_tag_lookups[sm] - tags);
     };
-    cached_->schedule = ref::replay_in_progress_order(kernel_records_, cfg_, cached_->kernel,
-                                                      cached_->resident_ctas_per_sm,
-                                                      opts_.order == ReplayOrder::Timed, replay);
+    frame_.cached->schedule = ref::replay_in_progress_order(
+        kernel_records_, cfg_, frame_.cached->kernel, frame_.placement().resident_ctas_per_sm,
+        opts_.order == ReplayOrder::Timed, replay);
     kernel_records_.clear();
   }
 
@@ -202,12 +185,12 @@ class ReferenceEngine {
     WarpInstr w = record;
     if (!w.lanes_complete) complete_strided_lanes(w);
     const std::uint32_t row = row_of(w);
-    for (auto* k : {&cold_, &cached_})
+    for (auto* k : {&frame_.cold, &frame_.cached})
       if (*k) ++(*k)->records;
     if (w.op == Op::TMAMC) {
       // A multicast load's delivery to one more CTA of its mask: shared-memory bytes only (the
       // TMALD records before it read the data once).
-      for (auto* k : {&cold_, &cached_}) {
+      for (auto* k : {&frame_.cold, &frame_.cached}) {
         if (!*k) continue;
         AccessCounters& c = (*k)->instructions[row].c;
         const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
@@ -218,9 +201,9 @@ class ReferenceEngine {
     }
     if (is_shared(w.op)) {
       const ref::Wavefronts b = ref::arbitrate(cfg_.shared, w);
-      units_.sm_shared_wavefronts[sm] += b.actual;
+      frame_.units.sm_shared_wavefronts[sm] += b.actual;
       const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
-      for (auto* k : {&cold_, &cached_}) {
+      for (auto* k : {&frame_.cold, &frame_.cached}) {
         if (!*k) continue;
         AccessCounters& c = (*k)->instructions[row].c;
         c.instructions += 1;
@@ -234,14 +217,14 @@ class ReferenceEngine {
     }
     const PlainAccess a = ref::coalesce(cfg_.coalescer, w);
     if (!is_bulk(w.op)) {  // the TMA unit moves bulk bytes past the L1TEX pipeline
-      units_.sm_l1_sectors[sm] += a.sectors;
+      frame_.units.sm_l1_sectors[sm] += a.sectors;
       const ref::PlainPipe pipe = ref::l1_pipe(w);
-      units_.sm_l1_tag_lookups[sm] += pipe.tag_lookups;
-      units_.sm_l1_data_wavefronts[sm] += pipe.data_wavefronts;
+      frame_.units.sm_l1_tag_lookups[sm] += pipe.tag_lookups;
+      frame_.units.sm_l1_data_wavefronts[sm] += pipe.data_wavefronts;
     }
     // Loads and atomics wait for their data; a bulk copy completes on an mbarrier instead.
-    if (!is_store(w.op) && !is_bulk(w.op)) ++units_.load_requests;
-    for (auto* k : {&cold_, &cached_}) {
+    if (!is_store(w.op) && !is_bulk(w.op)) ++frame_.units.load_requests;
+    for (auto* k : {&frame_.cold, &frame_.cached}) {
       if (!*k) continue;
       AccessCounters& c = (*k)->instructions[row].c;
       c.instructions += 1;
@@ -255,8 +238,8 @@ class ReferenceEngine {
       c.bytes_fetched += std::uint64_t{a.transactions} * a.segment_bytes;
       if (w.op == Op::TMALD) c.shared_bytes_written += a.bytes_requested;  // the issuing CTA's
     }
-    if (cold_) cold_model_.access(w.op, a, cold_->instructions[row].c);
-    if (cached_) replay_cached_lines(w.op, sm, row, a);
+    if (frame_.cold) cold_model_.access(w.op, a, frame_.cold->instructions[row].c);
+    if (frame_.cached) replay_cached_lines(w.op, sm, row, a);
   }
 
   /// Cached mode: each line of the access, in address order, through SM `sm`'s L1 (loads it
@@ -265,7 +248,7 @@ class ReferenceEngine {
   /// definition); stores (bulk ones included) write through to L2; atomics and reductions (bulk
   /// ones included) are read-modify-writes at L2.
   void replay_cached_lines(Op op, std::uint32_t sm, std::uint32_t row, const PlainAccess& a) {
-    AccessCounters& c = cached_->instructions[row].c;
+    AccessCounters& c = frame_.cached->instructions[row].c;
     const ref::Owner owner{memory_.kernel_seq, row};
     const bool l1_caches = op == Op::LDL || (op == Op::LDG && cfg_.l1.caches_global_loads);
     for (const PlainLine& line : a.line_list) {
@@ -289,21 +272,18 @@ class ReferenceEngine {
   /// placement leaves it.
   ref::PlainL1& l1_of(std::uint32_t sm) {
     std::optional<ref::PlainL1>& l1 = l1_[sm];
-    if (!l1) l1.emplace(cfg_.l1, cached_->l1_bytes, sm);
+    if (!l1) l1.emplace(cfg_.l1, frame_.cached->l1_bytes, sm);
     return *l1;
   }
 
   const SimConfig& cfg_;
   const RunOptions& opts_;
+  KernelFrame frame_;                            ///< the current kernel
   ref::PlainCold cold_model_;                    ///< cold mode
   CachedMemory memory_;                          ///< cached mode's DRAM
   std::unique_ptr<ref::PlainL2> l2_;             ///< cached mode
   std::vector<std::optional<ref::PlainL1>> l1_;  ///< per SM, for the current kernel
-  // The current kernel:
-  std::optional<KernelStats> cold_, cached_;
-  TrafficProfile units_;  ///< unit traffic both modes share
-  std::map<std::tuple<std::uint32_t, Op, std::uint8_t>, std::uint32_t> rows_;
-  std::vector<WarpInstr> kernel_records_;  ///< an ordered replay's, until the kernel's end
+  std::vector<WarpInstr> kernel_records_;        ///< an ordered replay's, until the kernel's end
 };
 
 }  // namespace

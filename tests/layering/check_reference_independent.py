@@ -5,7 +5,7 @@ sim/replay/reference_engine.cc and every file of sim/replay/reference/ may inclu
 simulator's own headers, only what the reference shares with the fast engine: the configuration
 (sim/config), the records, types and statistics (sim/core), the address maps and placement
 (sim/model/address_map.h, sim/model/placement.h: pure functions of the configuration), the
-kernel start and finish with the run options (sim/replay/kernel_results.h, simulator.h,
+kernel's frame with the run options (sim/replay/kernel_frame.h, simulator.h,
 run_options.h), its own header, and its own plain model (sim/replay/reference/). Trace readers
 (trace/) are free. Anything else of sim/ (the fast model's coalescer, caches, DRAM model,
 charging rules, host devices) is an error: the differential tests would then compare the fast
@@ -24,7 +24,7 @@ from checker_main import run_checker
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 ALLOWED_PREFIXES = ("sim/config/", "sim/core/", "sim/replay/reference/", "trace/")
 ALLOWED_FILES = {"sim/model/address_map.h", "sim/model/placement.h",
-                 "sim/replay/kernel_results.h", "sim/replay/simulator.h",
+                 "sim/replay/kernel_frame.h", "sim/replay/simulator.h",
                  "sim/replay/run_options.h", "sim/replay/reference_engine.h"}
 
 

@@ -27,7 +27,7 @@
 #include "sim/replay/fast/line_batch.h"
 #include "sim/replay/fast/memory_hierarchy.h"
 #include "sim/replay/instr_table.h"
-#include "sim/replay/kernel_results.h"
+#include "sim/replay/kernel_frame.h"
 #include "sim/replay/onepass/engine.h"
 #include "sim/replay/onepass/stack_l1.h"
 #include "sim/replay/onepass/stack_l2.h"
@@ -72,7 +72,12 @@ template <ReplacementPolicy L1P, bool kOwnL2>
 class OnePassEngine {
  public:
   OnePassEngine(const std::vector<SimConfig>& cfgs, const RunOptions& opts)
-      : cfgs_(cfgs), cfg_(cfgs[0]), opts_(opts), k_(cfgs.size()), variant_of_(k_) {
+      : cfgs_(cfgs),
+        cfg_(cfgs[0]),
+        opts_(opts),
+        k_(cfgs.size()),
+        variant_of_(k_),
+        frame_(cfgs[0], opts) {
     std::vector<std::vector<std::string>> keys;
     for (std::size_t c = 0; c < k_; ++c) {
       const std::vector<std::string> key = l1_variant_key(effective_config(cfgs[c]));
@@ -163,16 +168,17 @@ class OnePassEngine {
   };
 
   void begin_kernel(const KernelInfo& kernel) {
-    std::optional<KernelStats> cached;
-    start_kernel(kernel, cfg_, opts_, cold_, cached, units_);
+    frame_.begin(kernel);
     cold_slices_.assign(cfg_.l2.slices, 0);
-    rows_ = InstrTable();
     cached_.assign(k_, std::nullopt);
     common_.clear();
     variant_l1_.clear();
     cached_records_ = 0;
-    if (!cached) return;
-    for (auto& c : cached_) c = *cached;
+    if (!frame_.cached) return;
+    // Each configuration's cached statistics start as the frame's (which then keeps the cold
+    // mode's only), placed by its own configuration.
+    for (auto& c : cached_) c = *frame_.cached;
+    frame_.cached.reset();
     ++kernel_seq_;
     std::vector<std::uint32_t> sets(members_.size());
     std::vector<std::uint64_t> bytes(members_.size());
@@ -211,35 +217,33 @@ class OnePassEngine {
       for (std::size_t c = 0; c < k_; ++c) {
         cached_[c]->traffic.dram = dram_[c].finish();
         if constexpr (kOwnL2) {
-          cached_[c]->traffic.l2_slice_sectors = own_l2_[c]->take_slice_sectors();
-          cached_[c]->traffic.l2_far_hit_sectors = own_l2_[c]->take_far_hit_sectors();
+          take_l2_traffic(*own_l2_[c], *cached_[c]);
         } else {
           cached_[c]->traffic.l2_slice_sectors = slice_sectors_[variant_of_[c]];
         }
       }
       for (auto& s : slice_sectors_) std::fill(s.begin(), s.end(), 0);
     }
-    if (cold_) {  // the same in every configuration: replayed once, copied to each
-      cold_->traffic.l2_slice_sectors = cold_slices_;
-      cold_->traffic.dram = cold_dram_.finish();
+    if (frame_.cold) {  // the same in every configuration: replayed once, copied to each
+      frame_.cold->traffic.l2_slice_sectors = cold_slices_;
+      frame_.cold->traffic.dram = cold_dram_.finish();
     }
     for (std::size_t c = 0; c < k_; ++c) {
-      std::optional<KernelStats> cold = cold_;
-      finish_kernel(cold, cached_[c], units_, cfgs_[c], opts_, out[c]);
+      std::optional<KernelStats> cold = frame_.cold;
+      KernelFrame::finish_kernel(cold, cached_[c], frame_.units, cfgs_[c], opts_, out[c]);
     }
   }
 
+  /// Record w's row, added to every configuration's statistics and the common counts when new.
   std::uint32_t row_of(const WarpInstr& w) {
     bool created = false;
-    const std::uint32_t r = rows_.row(w, created);
-    if (created) {
+    const std::uint32_t r = frame_.row(
+        w, [this](Op op) { return coalescer_.segment_bytes(op); }, created);
+    if (created && cached_[0]) {
       const InstrStats row{w.inst, w.op, w.size, coalescer_.segment_bytes(w.op), {}};
-      if (cold_) cold_->instructions.push_back(row);
-      if (cached_[0]) {
-        for (auto& c : cached_) c->instructions.push_back(row);
-        common_.emplace_back();
-        variant_l1_.resize(variant_l1_.size() + members_.size());
-      }
+      for (auto& c : cached_) c->instructions.push_back(row);
+      common_.emplace_back();
+      variant_l1_.resize(variant_l1_.size() + members_.size());
     }
     return r;
   }
@@ -265,28 +269,28 @@ class OnePassEngine {
   void replay_record(WarpInstr& w) {
     const std::uint32_t row = row_of(w);
     const std::uint32_t sm = sm_of(w, sms_);
-    if (cold_) ++cold_->records;
+    if (frame_.cold) ++frame_.cold->records;
     ++cached_records_;
     if (w.op == Op::TMAMC) {  // a multicast delivery: shared-memory bytes only
       const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
-      if (cold_) charge_bulk_delivery(active, cold_->instructions[row].c);
+      if (frame_.cold) charge_bulk_delivery(active, frame_.cold->instructions[row].c);
       if (cached_[0]) charge_bulk_delivery(active, common_[row]);
       return;
     }
     if (is_shared(w.op)) {
       if (!w.lanes_complete) complete_strided_lanes(w);
       const BankAccess b = arbiter_.arbitrate(w);
-      units_.sm_shared_wavefronts[sm] += b.wavefronts;
+      frame_.units.sm_shared_wavefronts[sm] += b.wavefronts;
       const auto active = static_cast<std::uint64_t>(std::popcount(w.mask));
-      if (cold_) charge_shared_access(b, active, w.size, cold_->instructions[row].c);
+      if (frame_.cold) charge_shared_access(b, active, w.size, frame_.cold->instructions[row].c);
       if (cached_[0]) charge_shared_access(b, active, w.size, common_[row]);
       return;
     }
     memo_.coalesce(coalescer_, row, w, access_);
-    charge_l1_pipe(w.op, access_, sm, units_);
-    if (waits_for_data(w.op)) ++units_.load_requests;
-    if (cold_) {
-      AccessCounters& c = cold_->instructions[row].c;
+    charge_l1_pipe(w.op, access_, sm, frame_.units);
+    if (waits_for_data(w.op)) ++frame_.units.load_requests;
+    if (frame_.cold) {
+      AccessCounters& c = frame_.cold->instructions[row].c;
       charge_access(w.op, access_, c);
       charge_cold_hierarchy(w.op, access_, c);
       replay_cold_lines(w.op);
@@ -487,7 +491,9 @@ class OnePassEngine {
   bool flushing_ = false;
   Addr read_addr_ = ~Addr{0};  ///< the last DRAM read (Sink::dram_read)
   std::uint32_t read_channel_ = 0;
-  std::optional<KernelStats> cold_;
+  /// The current kernel: its cold statistics, rows and unit traffic (the first configuration's
+  /// frame; every configuration counts them alike).
+  KernelFrame frame_;
   std::vector<std::optional<KernelStats>> cached_;  ///< per configuration
   // What every configuration counts alike, kept once and added to each at the kernel's end
   // (add_common_counts) rather than to each of them per record: per row, the coalescer's counts,
@@ -499,10 +505,8 @@ class OnePassEngine {
   std::vector<AccessCounters> common_;
   std::vector<L1Counts> variant_l1_;
   std::uint64_t cached_records_ = 0;
-  TrafficProfile units_;
   std::vector<std::uint64_t> cold_slices_;
   std::vector<std::vector<std::uint64_t>> slice_sectors_;  ///< per variant, per slice
-  InstrTable rows_;
   CoalesceMemo memo_;  ///< per instruction row, the last strided shape (as the fast engine's)
   CoalescedAccess access_;
   // L2 accesses queued in trace order where batches are exact (l2_batches_exact), then replayed
