@@ -6,11 +6,11 @@
 /// partitioned L2, the DRAM counting with its row model). It shares with the fast engine only
 /// the configuration, the records, the address maps (sim/model/address_map.h) and placement,
 /// the statistics structures, and the kernel's frame (sim/replay/kernel_frame.h: the kernels
-/// selected, their start, rows and finish, which runs the time model on the counters); none of the fast engine's model code or devices
-/// (tests/layering/check_reference_independent.py holds its includes to that). So the
-/// differential tests (tests/e2e/engine_differential_test.cc: every trace, preset and mode, and
-/// random traces over random configurations) check the fast model, not only its shortcuts:
-/// the results must be the fast engine's, byte for byte.
+/// selected, their start, rows and finish, which runs the time model on the counters); none of the
+/// fast engine's model code or devices (tests/layering/check_reference_independent.py holds its
+/// includes to that). So the differential tests (tests/e2e/engine_differential_test.cc: every
+/// trace, preset and mode, and random traces over random configurations) check the fast model, not
+/// only its shortcuts: the results must be the fast engine's, byte for byte.
 ///
 /// Called through simulate() with RunOptions::engine = Engine::Reference (read_ahead and
 /// cached_batch_lines, the fast engine's, are ignored).
