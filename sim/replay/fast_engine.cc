@@ -618,9 +618,9 @@ class FastReplayer {
       add_worker_rows(w);
     return r;
   }
-  /// A row's transaction size: the coalescer's.
+  /// A row's transaction size: the coalescer's (looked up only for a new row).
   auto segment_bytes() const {
-    return [&c = workers_[0]->r.coalescer](Op op) { return c.segment_bytes(op); };
+    return [this](Op op) { return workers_[0]->r.coalescer.segment_bytes(op); };
   }
   [[gnu::noinline]] void add_worker_rows(const WarpInstr& w) {
     if (piped_)
