@@ -86,7 +86,7 @@ class KernelFrame {
   /// (RunOptions::order) rather than the file's.
   bool ordered() const { return cached && opts_.order != ReplayOrder::File; }
 
-  /// Where the kernel's CTAs run (cached mode; zeros in a cold-only run).
+  /// Where the kernel's CTAs run (cached mode; the defaults in a cold-only run).
   const KernelPlacement& placement() const { return placement_; }
 
   /// Ends the kernel (finish_kernel) into `out`, cold first.
