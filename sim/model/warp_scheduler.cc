@@ -1,7 +1,6 @@
 #include "sim/model/warp_scheduler.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace gms {
 
@@ -33,8 +32,6 @@ WarpScheduler::WarpScheduler(const SimConfig& cfg, std::uint32_t loads_in_flight
   const double ghz = cfg.gpu.clock_mhz / 1000.0;
   l2_sectors_per_cycle_ = cfg.l2.sectors_per_cycle_per_slice * cfg.l2.slices;
   dram_bytes_per_cycle_ = cfg.dram.peak_gbps * cfg.dram.read_efficiency / ghz;
-  dram_queue_cycles_ = cfg.dram.queue_ns * ghz;
-  dram_load_.tau = std::max(1.0, static_cast<double>(cfg.dram.latency_cycles));
   hand_off_cycles_ = timed ? cfg.gpu.wave_overhead_ns * ghz : 0;
 }
 
@@ -169,25 +166,13 @@ void WarpScheduler::issued(std::uint32_t warp, const RecordUse& use) {
   double at = pipes_[sm].take(t, use.pipe_cycles) + use.pipe_cycles;
   if (use.l2_sectors != 0)
     at = l2_.take(at, static_cast<double>(use.l2_sectors) / l2_sectors_per_cycle_);
-  double dram_wait = 0;
-  if (use.dram_bytes != 0) {
-    // Loaded latency: the time model's single-server wait, dram.queue_ns x u / (1 - u), at the
-    // DRAM's utilisation u over about its last round trip (what it served by the time this
-    // request reaches it: the server's own queue already times a burst), at most one more
-    // unloaded latency (docs/timing.md).
-    const double u = dram_load_.until(at);
-    if (dram_queue_cycles_ > 0)
-      dram_wait =
-          u < 1 ? std::min(dram_queue_cycles_ * u / (1 - u), dram_load_.tau) : dram_load_.tau;
-    const double cycles = static_cast<double>(use.dram_bytes) / dram_bytes_per_cycle_;
-    at = dram_.take(at, cycles);
-    dram_load_.busy(at, at + cycles);
-  }
+  if (use.dram_bytes != 0)
+    at = dram_.take(at, static_cast<double>(use.dram_bytes) / dram_bytes_per_cycle_);
   if (!use.waits) {
     w.end = std::max(w.end, at);  // a store has left once the memory took it
     return;
   }
-  const double latency = use.dram_sectors != 0  ? cfg_.dram.latency_cycles + dram_wait
+  const double latency = use.dram_sectors != 0  ? cfg_.dram.latency_cycles
                          : use.l2_far_hits != 0 ? cfg_.l2.far_hit_latency_cycles
                          : use.l2_hits != 0     ? cfg_.l2.hit_latency_cycles
                                                 : cfg_.l1.hit_latency_cycles;
@@ -211,27 +196,6 @@ void WarpScheduler::finished(std::uint32_t warp, std::vector<std::uint32_t>& sta
   const std::uint32_t sm = c.sm;
   if (sm_next_[sm] < sm_ctas_[sm].size())
     start_cta(sm_ctas_[sm][sm_next_[sm]++], c.end + hand_off_cycles_, started);
-}
-
-double WarpScheduler::Utilisation::until(double t) {
-  while (at < t) {
-    if (head < pending.size() && pending[head].first <= at) {  // busy from `at`
-      const double end = std::min(pending[head].second, t);
-      value = 1 - (1 - value) * std::exp((at - end) / tau);
-      at = end;
-      if (end >= pending[head].second) ++head;
-    } else {  // idle until the next interval starts, or until t
-      const double end = head < pending.size() ? std::min(pending[head].first, t) : t;
-      value *= std::exp((at - end) / tau);
-      at = end;
-    }
-  }
-  // The averaged intervals go, so that the list holds the queue's, not the kernel's.
-  if (head == pending.size() || (head >= 4096 && 2 * head >= pending.size())) {
-    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(head));
-    head = 0;
-  }
-  return value;
 }
 
 ScheduleTotals WarpScheduler::totals() const {

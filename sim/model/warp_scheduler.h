@@ -23,15 +23,13 @@
 ///   peak bandwidth times the read efficiency) where it used them; its data is back after the
 ///   latency of the deepest level that served one of its sectors (l1.hit_latency_cycles,
 ///   l2.hit_latency_cycles, l2.far_hit_latency_cycles, dram.latency_cycles) plus its waits at
-///   those servers; a load served by DRAM waits dram.queue_ns x u / (1 - u) more, u the DRAM's
-///   utilisation over about its last round trip (the loaded latency of the time model's chain).
+///   those servers.
 /// - Lockstep: every record takes one cycle and nothing waits, so each SM's resident warps take
 ///   turns, one record each (the order a captured trace is written in).
 /// The kernel's cycles are when its last warp ends: its last issue, or its last load's data.
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "sim/config/config.h"
@@ -124,7 +122,7 @@ class WarpScheduler {
   const SimConfig& cfg_;
   std::uint32_t n_;
   bool timed_;
-  double l2_sectors_per_cycle_, dram_bytes_per_cycle_, dram_queue_cycles_, hand_off_cycles_;
+  double l2_sectors_per_cycle_, dram_bytes_per_cycle_, hand_off_cycles_;
   double* in_flight(const Warp& w) { return rings_.data() + std::size_t{w.ring} * n_; }
 
   std::vector<Warp> warps_;
@@ -146,21 +144,8 @@ class WarpScheduler {
       return start;
     }
   };
-  /// A server's recent utilisation: the busy fraction of its cycles, averaged with the weight
-  /// exp(-age / tau), over the work it has done by a given cycle (not its queue's later work).
-  struct Utilisation {
-    double tau = 1;
-    double value = 0, at = 0;  ///< the average at cycle `at`
-    /// Busy intervals [start, end) not yet averaged, in order from `head`.
-    std::vector<std::pair<double, double>> pending;
-    std::size_t head = 0;
-    void busy(double start, double end) { pending.emplace_back(start, end); }
-    /// The average at cycle t (at the latest cycle asked, where t is earlier).
-    double until(double t);
-  };
   std::vector<Server> pipes_;  ///< per SM, its L1TEX pipeline
   Server l2_, dram_;
-  Utilisation dram_load_;
   double end_ = 0;
   /// The queued warps, a binary min-heap on (at, sm, warp). next() leaves its warp on top
   /// (top_taken_), and the ready() that queues that warp again replaces it there: one sift

@@ -1,11 +1,9 @@
 #include "sim/replay/reference/plain_order.h"
 
 #include <algorithm>
-#include <cmath>
 #include <deque>
 #include <map>
 #include <tuple>
-#include <utility>
 
 #include "sim/model/placement.h"
 
@@ -64,8 +62,6 @@ ScheduleTotals replay_in_progress_order(
   const double ghz = cfg.gpu.clock_mhz / 1000.0;
   const double l2_rate = cfg.l2.sectors_per_cycle_per_slice * cfg.l2.slices;
   const double dram_rate = cfg.dram.peak_gbps * cfg.dram.read_efficiency / ghz;
-  const double dram_queue = cfg.dram.queue_ns * ghz;
-  const double tau = std::max(1.0, static_cast<double>(cfg.dram.latency_cycles));
   const double hand_off = timed ? cfg.gpu.wave_overhead_ns * ghz : 0;
 
   // The warps, by (SM, CTA, warp); each SM's CTAs in CTA order.
@@ -124,10 +120,6 @@ ScheduleTotals replay_in_progress_order(
 
   std::vector<double> pipe_free(sms, 0), pipe_busy(sms, 0);
   double l2_free = 0, l2_busy = 0, dram_free = 0, dram_busy = 0, kernel_end = 0;
-  // The DRAM's averaged busy fraction `load` at cycle `load_at`, and its busy intervals
-  // [start, end) not yet averaged.
-  double load = 0, load_at = 0;
-  std::deque<std::pair<double, double>> dram_intervals;
   for (;;) {
     Warp* best = nullptr;
     double best_at = 0;
@@ -159,34 +151,12 @@ ScheduleTotals replay_in_progress_order(
       double at = serve(pipe_free[w.sm], pipe_busy[w.sm], t, use.pipe_cycles) + use.pipe_cycles;
       if (use.l2_sectors > 0)
         at = serve(l2_free, l2_busy, at, static_cast<double>(use.l2_sectors) / l2_rate);
-      // A DRAM load's loaded latency: dram.queue_ns x u / (1 - u) more, u the DRAM's busy
-      // fraction averaged with the weight exp(-age / tau) over what it served by the time the
-      // request reaches it, and at most tau (dram.latency_cycles) more.
-      double dram_wait = 0;
-      if (use.dram_bytes > 0) {
-        while (load_at < at) {
-          if (!dram_intervals.empty() && dram_intervals.front().first <= load_at) {
-            const double end = std::min(dram_intervals.front().second, at);
-            load = 1 - (1 - load) * std::exp((load_at - end) / tau);
-            load_at = end;
-            if (end >= dram_intervals.front().second) dram_intervals.pop_front();
-          } else {
-            const double end =
-                dram_intervals.empty() ? at : std::min(dram_intervals.front().first, at);
-            load *= std::exp((load_at - end) / tau);
-            load_at = end;
-          }
-        }
-        if (dram_queue > 0)
-          dram_wait = load < 1 ? std::min(dram_queue * load / (1 - load), tau) : tau;
-        const double cycles = static_cast<double>(use.dram_bytes) / dram_rate;
-        at = serve(dram_free, dram_busy, at, cycles);
-        dram_intervals.emplace_back(at, at + cycles);
-      }
+      if (use.dram_bytes > 0)
+        at = serve(dram_free, dram_busy, at, static_cast<double>(use.dram_bytes) / dram_rate);
       if (use.waits) {
         double latency = cfg.l1.hit_latency_cycles;
         if (use.dram_sectors > 0)
-          latency = cfg.dram.latency_cycles + dram_wait;
+          latency = cfg.dram.latency_cycles;
         else if (use.far_hits > 0)
           latency = cfg.l2.far_hit_latency_cycles;
         else if (use.l2_hits > 0)

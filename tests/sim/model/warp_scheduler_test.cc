@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -136,8 +135,7 @@ TEST(WarpSchedulerTest, ACtaStartsWhenASlotFrees) {
 }
 
 TEST(WarpSchedulerTest, TheServersQueueWhatReachesThemTogether) {
-  SimConfig cfg = scheduler_config();
-  cfg.dram.queue_ns = 0;  // the servers' own queues only (the loaded latency: the next tests)
+  const SimConfig cfg = scheduler_config();
   WarpScheduler s(cfg, 1, /*timed=*/true);
   s.add_cta(0, 1);
   s.add_cta(1, 1);
@@ -164,44 +162,6 @@ TEST(WarpSchedulerTest, TheServersQueueWhatReachesThemTogether) {
   EXPECT_DOUBLE_EQ(t.busiest_pipe_cycles, 2);
   EXPECT_DOUBLE_EQ(t.l2_busy_cycles, 4);
   EXPECT_DOUBLE_EQ(t.dram_busy_cycles, 20);
-}
-
-/// The cycles of one warp's two DRAM loads (two in flight): the first at cycle 0 holds the DRAM
-/// for 500 cycles; the second, 999 instructions later, reaches it at cycle 1000, free again.
-double two_dram_loads(const SimConfig& cfg) {
-  WarpScheduler s(cfg, 2, /*timed=*/true);
-  s.add_cta(0, 1);
-  std::vector<std::uint32_t> started;
-  s.start(1, started);
-  RecordUse use = dram_load();
-  use.dram_bytes = 50000;  // 500 cycles at 100 bytes a cycle
-  std::uint32_t warp = 0, sm = 0;
-  s.ready(0, true, false);
-  EXPECT_TRUE(s.next(warp, sm));
-  s.issued(warp, use);
-  s.ready(0, true, false, /*instrs_before=*/999);
-  EXPECT_TRUE(s.next(warp, sm));
-  s.issued(warp, use);
-  s.finished(0, started);
-  return s.totals().cycles;
-}
-
-TEST(WarpSchedulerTest, ADramLoadWaitsMoreAtTheDramsRecentUtilisation) {
-  SimConfig cfg = scheduler_config();
-  cfg.dram.queue_ns = 100;  // 100 cycles at 1 GHz
-  // At cycle 1000 the DRAM's busy fraction, averaged with the weight exp(-age / 500) (its
-  // latency), is (1 - e^-1) after its 500 busy cycles, times e^-1 after its 500 idle ones. The
-  // second load's data: 1000 + 500 + 100 u / (1 - u). The first, alone, waited nothing.
-  const double u = (1 - std::exp(-1.0)) * std::exp(-1.0);
-  EXPECT_NEAR(two_dram_loads(cfg), 1500 + 100 * u / (1 - u), 1e-9);
-  cfg.dram.queue_ns = 0;
-  EXPECT_DOUBLE_EQ(two_dram_loads(cfg), 1500);
-}
-
-TEST(WarpSchedulerTest, TheLoadedWaitIsAtMostOneMoreDramLatency) {
-  SimConfig cfg = scheduler_config();
-  cfg.dram.queue_ns = 1e6;
-  EXPECT_DOUBLE_EQ(two_dram_loads(cfg), 1500 + 500);
 }
 
 /// Issues one CTA of warps on SM 0, each warp's records L1-hitting loads after the given counts
