@@ -19,6 +19,7 @@
 #include "sim/replay/fast/coalesce_ahead.h"
 #include "sim/replay/fast/l1_stage.h"
 #include "sim/replay/fast/memory_hierarchy.h"
+#include "sim/replay/instr_table.h"
 #include "sim/replay/kernel_frame.h"
 #include "sim/replay/ordered_kernel.h"
 #include "sim/replay/record_replay.h"

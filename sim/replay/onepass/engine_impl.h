@@ -26,7 +26,6 @@
 #include "sim/replay/fast/coalesce_memo.h"
 #include "sim/replay/fast/line_batch.h"
 #include "sim/replay/fast/memory_hierarchy.h"
-#include "sim/replay/instr_table.h"
 #include "sim/replay/kernel_frame.h"
 #include "sim/replay/onepass/engine.h"
 #include "sim/replay/onepass/stack_l1.h"
